@@ -1,0 +1,194 @@
+"""Token-bucket batching: id sequences → padded ``Batch`` tensors of bounded size.
+
+Conventions shared with the model and the decoder: the source is ``ids + [eos]``; the decoder
+reads ``tgt_in = [bos] + ids`` and is trained to predict ``tgt_out = ids + [eos]``; everything
+is right-padded with ``pad`` (id 0). An example's *size* is the length of those tensors
+(``len(ids) + 1``), and a batch costs ``batch_len × max(src size, tgt size)`` tokens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
+
+Example = tuple[list[int], list[int]]  # (source ids, target ids), without specials
+
+
+@dataclass
+class Batch:
+    """One training batch; ``ntokens`` counts the non-pad positions of ``tgt_out``."""
+
+    src: torch.Tensor  # b x s
+    tgt_in: torch.Tensor  # b x t, starts with bos
+    tgt_out: torch.Tensor  # b x t, ends with eos
+    ntokens: int
+
+    def to(self, device: torch.device | str) -> Batch:
+        return Batch(self.src.to(device), self.tgt_in.to(device), self.tgt_out.to(device),
+                     self.ntokens)
+
+
+def _pad(rows: Sequence[Sequence[int]], pad_id: int) -> torch.Tensor:
+    """Right-pad ``rows`` into a (len(rows) x longest) long tensor."""
+    out = torch.full((len(rows), max(map(len, rows))), pad_id, dtype=torch.long)
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = torch.as_tensor(row, dtype=torch.long)
+    return out
+
+
+def collate(examples: Sequence[Example], pad_id: int = PAD_ID, bos_id: int = BOS_ID,
+            eos_id: int = EOS_ID) -> Batch:
+    """Add bos/eos, pad and stack a list of (source ids, target ids)."""
+    src = _pad([[*s, eos_id] for s, _ in examples], pad_id)
+    tgt_in = _pad([[bos_id, *t] for _, t in examples], pad_id)
+    tgt_out = _pad([[*t, eos_id] for _, t in examples], pad_id)
+    return Batch(src, tgt_in, tgt_out, int((tgt_out != pad_id).sum()))
+
+
+class ParallelDataset(Dataset):
+    """A split encoded to ids once, kept in memory; item i is (source ids, target ids)."""
+
+    def __init__(self, src: list[list[int]], tgt: list[list[int]]) -> None:
+        if len(src) != len(tgt):
+            raise ValueError(f"{len(src)} sources but {len(tgt)} targets")
+        self.src, self.tgt = src, tgt
+
+    @classmethod
+    def from_files(cls, src_path: Path, tgt_path: Path, src_vocab: Vocab, tgt_vocab: Vocab
+                   ) -> ParallelDataset:
+        """Encode two aligned text files (a prepared split's ``.src`` and ``.tgt``)."""
+        return cls(src_vocab.encode_batch(_lines(src_path)),
+                   tgt_vocab.encode_batch(_lines(tgt_path)))
+
+    def __len__(self) -> int:
+        return len(self.src)
+
+    def __getitem__(self, i: int) -> Example:
+        return self.src[i], self.tgt[i]
+
+    def sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Source and target tensor lengths (ids + eos, bos + ids) of every example."""
+        return (np.array([len(s) + 1 for s in self.src], dtype=np.int64),
+                np.array([len(t) + 1 for t in self.tgt], dtype=np.int64))
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def load_vocabs(data_dir: str | Path) -> tuple[Vocab, Vocab]:
+    """The (source, target) vocabularies of a prepared data directory (the same if joint)."""
+    data_dir = Path(data_dir)
+    vocab = json.loads((data_dir / "manifest.json").read_text())["vocab"]
+    src = Vocab(data_dir / vocab["src_model"])
+    return src, src if vocab["joint"] else Vocab(data_dir / vocab["tgt_model"])
+
+
+def load_split(data_dir: str | Path, split: str, vocabs: tuple[Vocab, Vocab] | None = None
+               ) -> ParallelDataset:
+    """``split`` (train, dev or test) of a prepared data directory, encoded to ids."""
+    data_dir = Path(data_dir)
+    src_vocab, tgt_vocab = vocabs or load_vocabs(data_dir)
+    return ParallelDataset.from_files(data_dir / f"{split}.src", data_dir / f"{split}.tgt",
+                                      src_vocab, tgt_vocab)
+
+
+class TokenBatchSampler:
+    """Batches of example indices holding at most ``max_tokens`` padded tokens each.
+
+    Examples are sorted by size (ties broken at random per epoch) and cut greedily into
+    batches, so lengths within a batch are close and padding stays low; the batch order is then
+    shuffled. An example larger than ``max_tokens`` on its own gets a batch of its own (it is
+    never dropped: every example appears exactly once per epoch). With ``world_size`` > 1 the
+    largest batches are halved until the count divides evenly, and rank r takes every
+    ``world_size``-th batch from r: ranks get equal numbers of disjoint batches covering all.
+    The order depends only on ``seed`` and the epoch given to :meth:`set_epoch`.
+    """
+
+    def __init__(self, src_sizes: Sequence[int], tgt_sizes: Sequence[int], max_tokens: int,
+                 seed: int = 0, shuffle: bool = True, rank: int = 0, world_size: int = 1) -> None:
+        if not 0 <= rank < world_size:
+            raise ValueError(f"rank {rank} is not in [0, {world_size})")
+        self.sizes = np.maximum(np.asarray(src_sizes), np.asarray(tgt_sizes))
+        if len(self.sizes) < world_size:
+            raise ValueError(f"{len(self.sizes)} examples cannot feed {world_size} ranks")
+        self.max_tokens, self.seed, self.shuffle = max_tokens, seed, shuffle
+        self.rank, self.world_size, self.epoch = rank, world_size, 0
+        self._cached: tuple[int, list[list[int]]] | None = None
+
+    def set_epoch(self, epoch: int) -> None:
+        """Choose the epoch whose order ``__iter__`` yields (as DistributedSampler does)."""
+        self.epoch = epoch
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return iter(self.batches()[self.rank :: self.world_size])
+
+    def __len__(self) -> int:
+        return len(self.batches()) // self.world_size
+
+    def batches(self) -> list[list[int]]:
+        """All ranks' batches of the current epoch, in order (computed once per epoch)."""
+        if self._cached is None or self._cached[0] != self.epoch:
+            self._cached = (self.epoch, self._make_batches())
+        return self._cached[1]
+
+    def _make_batches(self) -> list[list[int]]:
+        rng = np.random.default_rng([self.seed, self.epoch])
+        ties = rng.permutation(len(self.sizes)) if self.shuffle else np.arange(len(self.sizes))
+        order = ties[np.argsort(self.sizes[ties], kind="stable")]
+        batches = _even_out(self._cut(order), self.world_size)
+        if self.shuffle:
+            batches = [batches[i] for i in rng.permutation(len(batches))]
+        return batches
+
+    def _cut(self, order: np.ndarray) -> list[list[int]]:
+        """Greedy cut of size-sorted indices into batches within ``max_tokens``."""
+        batches: list[list[int]] = [[]]
+        longest = 0
+        for i in order.tolist():
+            size = int(self.sizes[i])
+            if batches[-1] and (len(batches[-1]) + 1) * max(longest, size) > self.max_tokens:
+                batches.append([])
+                longest = 0
+            batches[-1].append(i)
+            longest = max(longest, size)
+        return [b for b in batches if b]
+
+
+def _even_out(batches: list[list[int]], world_size: int) -> list[list[int]]:
+    """Halve the batches with most examples until their count is a multiple of world_size."""
+    while len(batches) % world_size:
+        largest = max(range(len(batches)), key=lambda i: len(batches[i]))
+        if len(batches[largest]) < 2:
+            raise ValueError(f"{len(batches)} one-example batches cannot be shared evenly by "
+                             f"{world_size} ranks; raise max_tokens")
+        batch = batches.pop(largest)
+        half = len(batch) // 2
+        batches[largest:largest] = [batch[:half], batch[half:]]
+    return batches
+
+
+def padding_fraction(batches: Sequence[Sequence[int]], src_sizes: Sequence[int],
+                     tgt_sizes: Sequence[int]) -> float:
+    """Share of padding in the source and target tensors of ``batches``."""
+    padded = real = 0
+    for batch in batches:
+        for sizes in (src_sizes, tgt_sizes):
+            lengths = [int(sizes[i]) for i in batch]
+            padded += len(lengths) * max(lengths)
+            real += sum(lengths)
+    return 1 - real / padded if padded else 0.0
+
+
+def make_loader(dataset: ParallelDataset, sampler: TokenBatchSampler, num_workers: int = 0
+                ) -> DataLoader:
+    """A DataLoader yielding ``Batch`` objects in ``sampler``'s order."""
+    return DataLoader(dataset, batch_sampler=sampler, collate_fn=collate, num_workers=num_workers)

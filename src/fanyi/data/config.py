@@ -1,0 +1,85 @@
+"""``DataConfig``: every setting of ``fanyi prepare``, one YAML file, every key a flag."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+DATA_ENV = "FANYI_DATA"
+DEFAULT_DATA_ROOT = "../shared/data"  # the shared corpora, relative to the repository root
+
+
+@dataclass
+class DataConfig:
+    """Where a parallel corpus is, how to clean and split it, and the vocabulary to train.
+
+    Paths may use ``${FANYI_DATA}`` (root of the corpora folder; default ``../shared/data``,
+    relative to the working directory), ``$HOME`` and ``~``.
+    """
+
+    # --- input ---
+    format: Literal["tsv", "aligned"] = "tsv"
+    train: str = "${FANYI_DATA}/tatoeba-cmn-eng/cmn.txt"  # tsv: a file; aligned: prefix.{lang}
+    dev: str | None = None  # None: split dev and test off `train` without leakage
+    test: str | None = None
+    columns: dict[str, int] = field(default_factory=lambda: {"en": 0, "zh": 1})  # tsv: lang → col
+    num_columns: int | None = 3  # tsv: lines with another column count are malformed
+    limit: int | None = None  # read only the first `limit` lines of each input (for slices)
+    # --- direction ---
+    src_lang: str = "zh"
+    tgt_lang: str = "en"
+    bidirectional: bool = False  # both directions in one data set (needs lang_tags, joint_vocab)
+    lang_tags: bool = False  # prepend "<2xx> " (the target language) to every source line
+    # --- cleaning ---
+    nfkc: bool = True  # NFKC; Chinese sides keep full-width punctuation (see normalize.py)
+    t2s: bool = True  # Traditional → Simplified on Chinese sides (OpenCC)
+    min_len: int = 1  # length in units: one per Han character, one per other word
+    max_len: int = 200
+    max_ratio: float = 9.0  # longer side / shorter side, in units
+    dedup: bool = True  # drop exact duplicate pairs (after normalisation)
+    # --- split ---
+    dev_size: int = 1000  # pairs, when dev/test are split off `train`
+    test_size: int = 1000
+    seed: int = 1234
+    # --- vocabulary (SentencePiece, trained on the train split only) ---
+    vocab_size: int = 8000  # per model; an upper bound (SentencePiece's soft limit)
+    model_type: Literal["unigram", "bpe"] = "unigram"
+    joint_vocab: bool = True  # one model for source and target
+    character_coverage: float = 0.9995  # below 1 so rare Han characters fall back to bytes
+    spm_threads: int = 1
+    # --- output ---
+    out_dir: str = "data/tatoeba-zh-en"
+
+    def __post_init__(self) -> None:
+        if self.src_lang == self.tgt_lang:
+            raise ValueError(f"src_lang and tgt_lang are both {self.src_lang!r}")
+        if self.bidirectional and not (self.lang_tags and self.joint_vocab):
+            raise ValueError("bidirectional needs lang_tags: true and joint_vocab: true")
+        if self.format == "tsv":
+            missing = {self.src_lang, self.tgt_lang} - set(self.columns)
+            if missing:
+                raise ValueError(f"columns has no column for {', '.join(sorted(missing))}")
+        if (self.dev is None) != (self.test is None):
+            raise ValueError("give both dev and test, or neither (then they are split off train)")
+        if not 0 < self.min_len <= self.max_len:
+            raise ValueError(f"need 0 < min_len <= max_len, got {self.min_len}, {self.max_len}")
+        if self.max_ratio < 1:
+            raise ValueError(f"max_ratio must be at least 1, got {self.max_ratio}")
+
+    @property
+    def langs(self) -> tuple[str, str]:
+        """(source, target) languages of the base direction."""
+        return self.src_lang, self.tgt_lang
+
+
+def data_root() -> str:
+    """The corpora folder: ``$FANYI_DATA`` if set, else ``../shared/data``."""
+    return os.environ.get(DATA_ENV) or DEFAULT_DATA_ROOT
+
+
+def resolve_path(path: str) -> Path:
+    """Expand ``${FANYI_DATA}`` (with its default), other environment variables and ``~``."""
+    path = path.replace("${FANYI_DATA}", data_root()).replace("$FANYI_DATA", data_root())
+    return Path(os.path.expanduser(os.path.expandvars(path)))

@@ -1,0 +1,190 @@
+"""``prepare(config) -> manifest``: a parallel corpus → a data directory ready for training.
+
+The directory holds ``{train,dev,test}.{src,tgt}`` (cleaned, normalised text, one sentence a
+line, sources tagged ``<2xx>`` when asked), the SentencePiece model(s) trained on train only, and
+``manifest.json``: the config, the sha256 of every input and output, the cleaning report and the
+vocabulary's special ids. The manifest is written last; when it already records the same config
+and inputs and every output is intact, ``prepare`` does nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import platform
+from collections.abc import Iterator
+from pathlib import Path
+
+import opencc
+import sentencepiece
+
+from .. import config as config_io
+from .config import DataConfig, resolve_path
+from .corpus import Cleaner, Pair, Record, Report, clean, drop_overlap, read_aligned, read_tsv
+from .download import sha256_file
+from .normalize import Normalizer
+from .split import SPLITS, leak_free_split
+from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, add_tag, lang_tag, train_sentencepiece
+
+MANIFEST = "manifest.json"
+log = logging.getLogger(__name__)
+
+
+def input_files(config: DataConfig) -> dict[str, Path]:
+    """Every input file by role: ``train`` (tsv) or ``train.de`` and ``train.en`` (aligned)."""
+    prefixes = {"train": config.train, "dev": config.dev, "test": config.test}
+    files = {}
+    for split, prefix in prefixes.items():
+        if prefix is None:
+            continue
+        if config.format == "tsv":
+            files[split] = resolve_path(prefix)
+        else:
+            for lang in config.langs:
+                files[f"{split}.{lang}"] = resolve_path(f"{prefix}.{lang}")
+    return files
+
+
+def _records(config: DataConfig, split: str) -> Iterator[Record]:
+    """The records of one input split, read in the base direction."""
+    files = input_files(config)
+    if config.format == "tsv":
+        return read_tsv(files[split], config.columns, config.langs, config.num_columns,
+                        config.limit)
+    src, tgt = (files[f"{split}.{lang}"] for lang in config.langs)
+    return read_aligned(src, tgt, config.limit)
+
+
+def _cleaner(config: DataConfig) -> Cleaner:
+    src, tgt = (Normalizer(lang, config.nfkc, config.t2s) for lang in config.langs)
+    return Cleaner(src, tgt, config.min_len, config.max_len, config.max_ratio, config.dedup)
+
+
+def clean_and_split(config: DataConfig, strict: bool = False
+                    ) -> tuple[dict[str, list[Pair]], dict[str, Report]]:
+    """Pairs of each split and the cleaning report of each input (``corpus`` if split here)."""
+    cleaner = _cleaner(config)
+    if config.dev is None:
+        pairs, report = clean(_records(config, "train"), cleaner, strict)
+        chosen = leak_free_split(pairs, config.dev_size, config.test_size, config.seed)
+        return {name: [pairs[i] for i in chosen[name]] for name in SPLITS}, {"corpus": report}
+    splits, reports = {}, {}
+    for name in SPLITS:
+        splits[name], reports[name] = clean(_records(config, name), cleaner, strict)
+    splits["train"] = drop_overlap(splits["train"], splits["dev"] + splits["test"],
+                                   reports["train"])
+    return splits, reports
+
+
+def directed_lines(config: DataConfig, pairs: list[Pair]) -> tuple[list[str], list[str]]:
+    """Source and target lines of ``pairs``: both directions if bidirectional, tags if asked."""
+    directions = [(False, config.tgt_lang)]
+    if config.bidirectional:
+        directions.append((True, config.src_lang))
+    src_lines, tgt_lines = [], []
+    for swap, target_lang in directions:
+        for a, b in pairs:
+            src, tgt = (b, a) if swap else (a, b)
+            src_lines.append(add_tag(src, target_lang) if config.lang_tags else src)
+            tgt_lines.append(tgt)
+    return src_lines, tgt_lines
+
+
+def _write_lines(path: Path, lines: list[str]) -> None:
+    """Write ``lines`` through a temporary file, so a crash never leaves half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _tags(config: DataConfig) -> list[str]:
+    """The ``<2xx>`` tags of the directions written: the target languages."""
+    if not config.lang_tags:
+        return []
+    langs = config.langs if config.bidirectional else (config.tgt_lang,)
+    return sorted(lang_tag(lang) for lang in langs)
+
+
+def _train_vocab(out: Path, config: DataConfig) -> dict:
+    """Train the SentencePiece model(s) on train only; their manifest entry."""
+    tags = _tags(config)
+    train = (out / "train.src", out / "train.tgt")
+    specs = {"spm": (train, tags)} if config.joint_vocab else {
+        "spm.src": (train[:1], tags), "spm.tgt": (train[1:], [])}
+    models = {}
+    for name, (files, symbols) in specs.items():
+        models[name] = train_sentencepiece(
+            files, out / name, config.vocab_size, config.model_type, config.character_coverage,
+            symbols, config.spm_threads)
+    src, tgt = (models["spm"],) * 2 if config.joint_vocab else (models["spm.src"],
+                                                                 models["spm.tgt"])
+    return {"joint": config.joint_vocab, "src_model": src.name, "tgt_model": tgt.name,
+            "src_size": len(Vocab(src)), "tgt_size": len(Vocab(tgt)), "tags": tags,
+            "pad_id": PAD_ID, "unk_id": UNK_ID, "bos_id": BOS_ID, "eos_id": EOS_ID}
+
+
+def _outputs(out: Path, vocab: dict) -> dict[str, str]:
+    """sha256 of every output file, by name."""
+    names = [f"{split}.{side}" for split in SPLITS for side in ("src", "tgt")]
+    models = {vocab["src_model"], vocab["tgt_model"]}
+    names += sorted(models | {Path(m).with_suffix(".vocab").name for m in models})
+    return {name: sha256_file(out / name) for name in names}
+
+
+def _up_to_date(out: Path, config: DataConfig, inputs: dict[str, str]) -> dict | None:
+    """The existing manifest if it records this config and these inputs, and outputs are intact."""
+    path = out / MANIFEST
+    if not path.is_file():
+        return None
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if manifest.get("config") != config_io.to_dict(config) or manifest.get("inputs") != inputs:
+        return None
+    for name, digest in manifest.get("outputs", {}).items():
+        if not (out / name).is_file() or sha256_file(out / name) != digest:
+            return None
+    return manifest
+
+
+def _versions() -> dict[str, str]:
+    from .. import __version__
+
+    return {"fanyi": __version__, "python": platform.python_version(),
+            "sentencepiece": sentencepiece.__version__,
+            "opencc": getattr(opencc, "__version__", "unknown")}
+
+
+def prepare(config: DataConfig, strict: bool = False) -> dict:
+    """Clean, split and encode ``config``'s corpus into ``config.out_dir``; return the manifest.
+
+    ``strict`` raises :class:`~fanyi.data.corpus.MalformedLineError` on the first malformed
+    line instead of counting it.
+    """
+    out = resolve_path(config.out_dir)
+    files = input_files(config)
+    for path in files.values():
+        if not path.is_file():
+            raise FileNotFoundError(f"input {path} not found (is ${{FANYI_DATA}} set?)")
+    inputs = {role: sha256_file(path) for role, path in files.items()}
+    existing = _up_to_date(out, config, inputs)
+    if existing is not None:
+        log.info("%s is up to date (same config and inputs): nothing to do", out)
+        return existing
+    splits, reports = clean_and_split(config, strict)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MANIFEST).unlink(missing_ok=True)
+    for name, pairs in splits.items():
+        src_lines, tgt_lines = directed_lines(config, pairs)
+        _write_lines(out / f"{name}.src", src_lines)
+        _write_lines(out / f"{name}.tgt", tgt_lines)
+    vocab = _train_vocab(out, config)
+    manifest = {"config": config_io.to_dict(config), "inputs": inputs,
+                "input_paths": {role: str(path) for role, path in files.items()},
+                "report": {name: report.to_dict() for name, report in reports.items()},
+                "pairs": {name: len(pairs) for name, pairs in splits.items()},
+                "lines": {name: len(pairs) * (2 if config.bidirectional else 1)
+                          for name, pairs in splits.items()},
+                "vocab": vocab, "outputs": _outputs(out, vocab), "versions": _versions()}
+    _write_lines(out / MANIFEST, [json.dumps(manifest, indent=2, ensure_ascii=False)])
+    log.info("wrote %s", out)
+    return manifest

@@ -1,0 +1,99 @@
+"""SentencePiece vocabularies: training, loading, special ids and target-language tags.
+
+Every model is trained with the same fixed special ids (pad 0, unk 1, bos 2, eos 3; ``pad``
+agrees with ``ModelConfig.pad_id``), ``byte_fallback`` (a character outside the vocabulary is
+spelled as UTF-8 byte pieces instead of ``⁇``) and the ``identity`` normalisation rule: our own
+:mod:`fanyi.data.normalize` already ran, and SentencePiece's default rule would rewrite the text
+again (``，`` → ``,``), so decode(encode(text)) would no longer give the cleaned text back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import sentencepiece as spm
+
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
+_TAG = re.compile(r"<2[a-z]+>")
+
+
+def lang_tag(lang: str) -> str:
+    """The target-language tag prepended to sources of a multi-direction model: ``<2en>``."""
+    return f"<2{lang}>"
+
+
+def add_tag(text: str, lang: str) -> str:
+    """``text`` marked for translation into ``lang``: ``"<2en> 你好。"``."""
+    return f"{lang_tag(lang)} {text}"
+
+
+def split_tag(text: str) -> tuple[str | None, str]:
+    """(leading tag or None, rest of the text)."""
+    head, _, rest = text.partition(" ")
+    return (head, rest) if _TAG.fullmatch(head) else (None, text)
+
+
+def _untagged_lines(files: Sequence[Path]) -> Iterator[str]:
+    """Lines of ``files`` without their tags (tags are added to the vocabulary as symbols)."""
+    for path in files:
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                yield split_tag(line.rstrip("\n"))[1]
+
+
+def train_sentencepiece(files: Sequence[Path], model_prefix: Path, vocab_size: int,
+                        model_type: str = "unigram", character_coverage: float = 0.9995,
+                        tags: Sequence[str] = (), threads: int = 1) -> Path:
+    """Train a SentencePiece model on the lines of ``files``; return ``<prefix>.model``."""
+    try:
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=_untagged_lines(files), model_prefix=str(model_prefix),
+            vocab_size=vocab_size, model_type=model_type, character_coverage=character_coverage,
+            byte_fallback=True, normalization_rule_name="identity", hard_vocab_limit=False,
+            pad_id=PAD_ID, unk_id=UNK_ID, bos_id=BOS_ID, eos_id=EOS_ID, pad_piece=PAD,
+            unk_piece=UNK, bos_piece=BOS, eos_piece=EOS, user_defined_symbols=list(tags),
+            num_threads=threads, minloglevel=2)
+    except RuntimeError as error:  # e.g. vocab_size below the characters it must cover
+        raise ValueError(f"SentencePiece training failed: {error}") from None
+    return model_prefix.with_suffix(".model")
+
+
+class Vocab:
+    """A trained SentencePiece model: text ↔ ids, with a leading ``<2xx>`` tag kept whole."""
+
+    def __init__(self, model_file: str | Path) -> None:
+        self.path = Path(model_file)
+        self.sp = spm.SentencePieceProcessor(model_file=str(model_file))
+        specials = (self.sp.pad_id(), self.sp.unk_id(), self.sp.bos_id(), self.sp.eos_id())
+        if specials != (PAD_ID, UNK_ID, BOS_ID, EOS_ID):
+            raise ValueError(f"{model_file}: special ids {specials}, expected (0, 1, 2, 3)")
+        self.tags = {self.sp.id_to_piece(i): i for i in range(len(self))
+                     if _TAG.fullmatch(self.sp.id_to_piece(i))}
+
+    def __len__(self) -> int:
+        return self.sp.get_piece_size()
+
+    def encode(self, text: str) -> list[int]:
+        """Ids of ``text`` (no bos/eos); a leading ``<2xx> `` tag becomes its single id."""
+        tag, rest = split_tag(text)
+        if tag is None:
+            return self.sp.encode(text)
+        if tag not in self.tags:
+            raise ValueError(f"tag {tag} is not in the vocabulary {self.path}")
+        return [self.tags[tag], *self.sp.encode(rest)]
+
+    def encode_batch(self, texts: Iterable[str]) -> list[list[int]]:
+        return [self.encode(text) for text in texts]
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """Text of ``ids``; pad, bos and eos are skipped."""
+        return self.sp.decode([int(i) for i in ids])
+
+    def pieces(self, text: str) -> list[str]:
+        return [self.sp.id_to_piece(i) for i in self.encode(text)]
+
+    def tag_id(self, lang: str) -> int:
+        return self.tags[lang_tag(lang)]
