@@ -1,0 +1,158 @@
+"""Configuration: one dataclass per concern, saved as YAML, every key overridable.
+
+Each concern (model, data, training, decoding) owns a dataclass. This module holds the shared
+machinery: converting dataclasses to and from plain dicts and YAML files, and applying
+command-line overrides such as ``d_model=256`` or ``--d-model 256``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import yaml
+
+T = TypeVar("T")
+
+
+def to_dict(config: Any) -> dict[str, Any]:
+    """A dataclass as a plain, YAML/JSON-serialisable dict."""
+    return dataclasses.asdict(config)
+
+
+def from_dict(cls: type[T], values: dict[str, Any]) -> T:
+    """Build ``cls`` from a dict, refusing unknown keys and checking simple types."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} key(s): {', '.join(unknown)}")
+    hints = typing.get_type_hints(cls)
+    kwargs = {name: _coerce(hints[name], value, name) for name, value in values.items()}
+    return cls(**kwargs)
+
+
+def save_yaml(config: Any, path: str | Path) -> None:
+    Path(path).write_text(yaml.safe_dump(to_dict(config), sort_keys=False, allow_unicode=True))
+
+
+def load_yaml(cls: type[T], path: str | Path) -> T:
+    values = yaml.safe_load(Path(path).read_text()) or {}
+    if not isinstance(values, dict):
+        raise ValueError(f"{path}: expected a mapping of {cls.__name__} keys")
+    return from_dict(cls, values)
+
+
+def save_json(config: Any, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(to_dict(config), indent=2, ensure_ascii=False) + "\n")
+
+
+def load_json(cls: type[T], path: str | Path) -> T:
+    return from_dict(cls, json.loads(Path(path).read_text()))
+
+
+def override(config: T, overrides: dict[str, Any]) -> T:
+    """A copy of ``config`` with ``overrides`` applied (values may be strings from a CLI)."""
+    merged = {**to_dict(config), **overrides}
+    return from_dict(type(config), merged)
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, str]:
+    """``["d_model=256", "norm=pre"]`` → ``{"d_model": "256", "norm": "pre"}``."""
+    result = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"override {pair!r} is not of the form key=value")
+        result[key.strip().replace("-", "_")] = value.strip()
+    return result
+
+
+def _coerce(hint: Any, value: Any, name: str) -> Any:
+    """Turn ``value`` (possibly a string from the command line) into type ``hint``."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        is_none = value is None or (isinstance(value, str) and value.lower() in ("none", "null"))
+        if is_none and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _coerce(inner[0], value, name)
+    if origin is Literal:
+        if value not in args:
+            raise ValueError(f"{name}: {value!r} is not one of {', '.join(map(str, args))}")
+        return value
+    if origin in (list, tuple):
+        if isinstance(value, str):
+            value = [v for v in value.split(",") if v] if value else []
+        items = [_coerce(args[0], v, name) for v in value] if args else list(value)
+        return tuple(items) if origin is tuple else items
+    if origin is dict:
+        if isinstance(value, str):
+            value = yaml.safe_load(value) or {}
+        return dict(value)
+    if hint is bool:
+        if isinstance(value, str):
+            lowered = value.lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"{name}: {value!r} is not a boolean")
+        return bool(value)
+    if hint in (int, float, str):
+        try:
+            if hint is int and isinstance(value, float) and not value.is_integer():
+                raise ValueError
+            return hint(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: {value!r} is not a valid {hint.__name__}") from None
+    return value
+
+
+def add_arguments(parser: Any, cls: type, prefix: str = "") -> None:
+    """Add one ``--key`` flag per field of dataclass ``cls`` (default: not given).
+
+    Values are parsed by :func:`from_dict`, so a flag accepts what the YAML file accepts; lists
+    are comma-separated. Flags spell ``_`` as ``-`` (``--d-model``); both spellings work.
+    """
+    for field in dataclasses.fields(cls):
+        flag = f"--{prefix}{field.name}"
+        names = [flag.replace("_", "-")]
+        if "_" in field.name:
+            names.append(flag)
+        parser.add_argument(
+            *names,
+            dest=f"{prefix}{field.name}",
+            default=None,
+            metavar="VALUE",
+            help=f"{cls.__name__}.{field.name} (default: {_default_text(field)})",
+        )
+
+
+def from_arguments(
+    cls: type[T], args: Any, config_file: str | Path | None = None, prefix: str = ""
+) -> T:
+    """``cls`` from a YAML file (or defaults), then every flag the user gave on top of it."""
+    values: dict[str, Any] = {}
+    if config_file is not None:
+        loaded = yaml.safe_load(Path(config_file).read_text()) or {}
+        if not isinstance(loaded, dict):
+            raise ValueError(f"{config_file}: expected a mapping of {cls.__name__} keys")
+        values.update(loaded)
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+        given = getattr(args, f"{prefix}{field.name}", None)
+        if given is not None:
+            values[field.name] = given
+    return from_dict(cls, values)
+
+
+def _default_text(field: dataclasses.Field) -> str:
+    if field.default is not dataclasses.MISSING:
+        return repr(field.default)
+    if field.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return repr(field.default_factory())  # type: ignore[misc]
+    return "required"

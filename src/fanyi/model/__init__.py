@@ -1,0 +1,28 @@
+"""Figure 1 of "Attention Is All You Need", bottom to top.
+
+embedding.py      token embeddings × √d_model, positional encodings (§3.4, §3.5)
+attention.py      scaled dot-product attention (eq. 1), multi-head attention (§3.2.2), KV cache
+feed_forward.py   position-wise feed-forward network (eq. 2)
+layers.py         residual + LayerNorm sub-layer connection, encoder layer, decoder layer (§3.1)
+transformer.py    encoder and decoder stacks, generator, the whole model (§3.1)
+masks.py          padding and subsequent masks (§3.2.3)
+config.py         the hyper-parameters (Table 3)
+"""
+
+from .attention import KVCache, MultiHeadAttention, scaled_dot_product_attention
+from .config import ModelConfig
+from .masks import padding_mask, subsequent_mask, target_mask
+from .transformer import DecoderState, Transformer, build_model
+
+__all__ = [
+    "DecoderState",
+    "KVCache",
+    "ModelConfig",
+    "MultiHeadAttention",
+    "Transformer",
+    "build_model",
+    "padding_mask",
+    "scaled_dot_product_attention",
+    "subsequent_mask",
+    "target_mask",
+]

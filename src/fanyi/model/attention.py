@@ -1,0 +1,163 @@
+"""Scaled dot-product attention (eq. 1) and multi-head attention (§3.2.2), with a key/value cache.
+
+Shapes: b = batch, h = heads, t = query length, s = key length, d_k = d_model / h.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+
+def scaled_dot_product_attention(
+    query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None = None, dropout_p: float = 0.0
+) -> tuple[Tensor, Tensor]:
+    """Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V, eq. 1, written out so it can return weights.
+
+    ``mask`` is boolean, ``True`` where attention is allowed, broadcastable to b x h x t x s.
+    Returns the output (b x h x t x d_k) and the attention weights (b x h x t x s).
+    """
+    scores = query @ key.transpose(-2, -1) / math.sqrt(query.size(-1))  # b x h x t x s
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = scores.softmax(dim=-1)
+    if dropout_p > 0.0:
+        weights = F.dropout(weights, dropout_p)
+    return weights @ value, weights
+
+
+class KVCache:
+    """Keys and values of one attention layer, kept between decoding steps.
+
+    Decoder self-attention appends one step at a time; encoder-decoder attention fills it once
+    per source. Storage grows by doubling so a step costs no copy of the past.
+    """
+
+    def __init__(self) -> None:
+        self.key: Tensor | None = None  # b x h x capacity x d_k
+        self.value: Tensor | None = None
+        self.length = 0
+
+    def fill(self, key: Tensor, value: Tensor) -> None:
+        """Store keys/values computed once (encoder-decoder attention over the memory)."""
+        self.key, self.value, self.length = key, value, key.size(2)
+
+    def view(self) -> tuple[Tensor, Tensor]:
+        """All keys and values stored so far: b x h x length x d_k each."""
+        assert self.key is not None and self.value is not None, "empty cache"
+        return self.key[:, :, : self.length], self.value[:, :, : self.length]
+
+    def append(self, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor]:
+        """Add ``key``/``value`` (b x h x n x d_k); return all keys and values so far."""
+        n = key.size(2)
+        if self.key is None or self.length + n > self.key.size(2):
+            self._grow(key, max(2 * (self.length + n), 16))
+        assert self.key is not None and self.value is not None
+        self.key[:, :, self.length : self.length + n] = key
+        self.value[:, :, self.length : self.length + n] = value
+        self.length += n
+        return self.view()
+
+    def _grow(self, like: Tensor, capacity: int) -> None:
+        b, h, _, d_k = like.shape
+        key = like.new_empty(b, h, capacity, d_k)
+        value = like.new_empty(b, h, capacity, d_k)
+        if self.key is not None and self.value is not None:
+            key[:, :, : self.length] = self.key[:, :, : self.length]
+            value[:, :, : self.length] = self.value[:, :, : self.length]
+        self.key, self.value = key, value
+
+    def select(self, index: Tensor) -> None:
+        """Keep batch rows ``index`` (in that order): beam reordering and dropping finished rows."""
+        if self.key is not None and self.value is not None:
+            self.key = self.key[:, :, : self.length].index_select(0, index)
+            self.value = self.value[:, :, : self.length].index_select(0, index)
+
+
+class MultiHeadAttention(nn.Module):
+    """MultiHead(Q, K, V) = Concat(head₁, …, head_h) Wᴼ, headᵢ = Attention(Q Wᵢᵠ, K Wᵢᴷ, V Wᵢⱽ).
+
+    Wᵠ, Wᴷ and Wⱽ are stored stacked in one ``in_proj`` (3·d_model x d_model), the layout of
+    ``torch.nn.MultiheadAttention``: self-attention projects Q, K and V in a single matmul,
+    encoder-decoder attention projects Q from the decoder and K, V (once) from the memory.
+    """
+
+    def __init__(self, d_model: int, h: int, dropout: float = 0.0) -> None:
+        super().__init__()
+        self.d_model, self.h, self.d_k = d_model, h, d_model // h
+        self.in_proj = nn.Linear(d_model, 3 * d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
+        self.dropout = dropout
+
+    def split_heads(self, x: Tensor) -> Tensor:  # b x t x (h·d_k) → b x h x t x d_k
+        return x.unflatten(-1, (self.h, self.d_k)).transpose(1, 2)
+
+    def project_query(self, x: Tensor) -> Tensor:
+        d = self.d_model
+        return self.split_heads(F.linear(x, self.in_proj.weight[:d], self.in_proj.bias[:d]))
+
+    def project_key_value(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        d = self.d_model
+        kv = F.linear(x, self.in_proj.weight[d:], self.in_proj.bias[d:])  # b x s x 2d
+        key, value = kv.chunk(2, dim=-1)
+        return self.split_heads(key), self.split_heads(value)
+
+    def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        q, k, v = self.in_proj(x).chunk(3, dim=-1)
+        return self.split_heads(q), self.split_heads(k), self.split_heads(v)
+
+    def attend(
+        self,
+        q: Tensor,
+        k: Tensor,
+        v: Tensor,
+        mask: Tensor | None,
+        causal: bool = False,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """Attend per head, concatenate heads and apply Wᴼ. Returns b x t x d_model (+ weights)."""
+        p = self.dropout if self.training else 0.0
+        if need_weights:
+            if causal:
+                causal_mask = torch.ones(q.size(2), k.size(2), dtype=torch.bool, device=q.device)
+                mask = causal_mask.tril() if mask is None else mask & causal_mask.tril()
+            out, weights = scaled_dot_product_attention(q, k, v, mask, p)
+        else:
+            out = F.scaled_dot_product_attention(q, k, v, mask, p, is_causal=causal)
+            weights = None
+        out = out.transpose(1, 2).flatten(2)  # b x t x d_model
+        return self.out_proj(out), weights
+
+    def forward(
+        self,
+        query: Tensor,
+        key_value: Tensor | None = None,
+        mask: Tensor | None = None,
+        causal: bool = False,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """Self-attention when ``key_value`` is None, else attention from ``query`` to it."""
+        if key_value is None:
+            q, k, v = self.project_qkv(query)
+        else:
+            q = self.project_query(query)
+            k, v = self.project_key_value(key_value)
+        return self.attend(q, k, v, mask, causal, need_weights)
+
+    def forward_step(
+        self, query: Tensor, cache: KVCache, need_weights: bool = False
+    ) -> tuple[Tensor, Tensor | None]:
+        """Decoder self-attention for ``n`` new positions, appending their keys/values to ``cache``.
+
+        The new positions see every cached position and, among themselves, only earlier ones.
+        """
+        q, k, v = self.project_qkv(query)
+        keys, values = cache.append(k, v)
+        n, s = q.size(2), keys.size(2)
+        mask = None
+        if n > 1:  # query i sits at position s-n+i and may see keys 0 … s-n+i
+            mask = torch.ones(n, s, dtype=torch.bool, device=q.device).tril(s - n)
+        return self.attend(q, keys, values, mask, need_weights=need_weights)

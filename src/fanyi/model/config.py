@@ -1,0 +1,47 @@
+"""The model's hyper-parameters (Table 3 of the paper names them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass
+class ModelConfig:
+    """Sizes and choices of one encoder-decoder Transformer.
+
+    Defaults are the paper's base model (Table 3, row "base") with separate vocabularies.
+    """
+
+    src_vocab_size: int = 8000
+    tgt_vocab_size: int = 8000
+    d_model: int = 512
+    d_ff: int = 2048
+    h: int = 8
+    N_enc: int = 6
+    N_dec: int = 6
+    dropout: float = 0.1  # P_drop: sub-layer outputs and embedding sums (§5.4)
+    attention_dropout: float = 0.0  # on attention weights (not in the paper; tensor2tensor uses it)
+    ff_dropout: float = 0.0  # between the two linear maps of the feed-forward network
+    norm: Literal["post", "pre"] = "post"  # post: the paper; pre: The Annotated Transformer
+    positional: Literal["sinusoidal", "learned"] = "sinusoidal"
+    tie_embeddings: bool = False  # source = target embedding = output projection (§3.4)
+    max_len: int = 1024
+    pad_id: int = 0
+
+    def __post_init__(self) -> None:
+        if self.d_model % self.h:
+            raise ValueError(f"d_model={self.d_model} is not divisible by h={self.h}")
+        if self.tie_embeddings and self.src_vocab_size != self.tgt_vocab_size:
+            raise ValueError("tie_embeddings needs one joint vocabulary (equal vocab sizes)")
+        if self.norm not in ("post", "pre"):
+            raise ValueError(f"norm must be 'post' or 'pre', not {self.norm!r}")
+        if self.positional not in ("sinusoidal", "learned"):
+            raise ValueError(
+                f"positional must be 'sinusoidal' or 'learned', not {self.positional!r}"
+            )
+
+    @property
+    def d_k(self) -> int:
+        """Per-head width d_k = d_v = d_model / h (§3.2.2)."""
+        return self.d_model // self.h

@@ -1,0 +1,119 @@
+"""Sub-layer connection (§3.1, §5.4), encoder layer and decoder layer (Figure 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from torch import Tensor, nn
+
+from .attention import KVCache, MultiHeadAttention
+from .feed_forward import PositionwiseFeedForward
+
+
+class SublayerConnection(nn.Module):
+    """Residual connection and layer normalisation around one sub-layer.
+
+    post-norm (the paper, §3.1): LayerNorm(x + Dropout(Sublayer(x)))
+    pre-norm (The Annotated Transformer): x + Dropout(Sublayer(LayerNorm(x)))
+    """
+
+    def __init__(self, d_model: int, dropout: float, pre_norm: bool) -> None:
+        super().__init__()
+        self.norm = nn.LayerNorm(d_model)
+        self.dropout = nn.Dropout(dropout)
+        self.pre_norm = pre_norm
+
+    def forward(self, x: Tensor, sublayer: Callable[[Tensor], Tensor]) -> Tensor:
+        if self.pre_norm:
+            return x + self.dropout(sublayer(self.norm(x)))
+        return self.norm(x + self.dropout(sublayer(x)))
+
+
+class EncoderLayer(nn.Module):
+    """Self-attention, then feed-forward, each in a sub-layer connection (§3.1, left of Figure 1)."""
+
+    def __init__(
+        self,
+        d_model: int,
+        h: int,
+        d_ff: int,
+        dropout: float,
+        attention_dropout: float,
+        ff_dropout: float,
+        pre_norm: bool,
+    ) -> None:
+        super().__init__()
+        self.self_attn = MultiHeadAttention(d_model, h, attention_dropout)
+        self.feed_forward = PositionwiseFeedForward(d_model, d_ff, ff_dropout)
+        self.sublayers = nn.ModuleList(
+            [SublayerConnection(d_model, dropout, pre_norm) for _ in range(2)]
+        )
+
+    def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
+        x = self.sublayers[0](x, lambda y: self.self_attn(y, mask=src_mask)[0])
+        return self.sublayers[1](x, self.feed_forward)
+
+
+class DecoderLayer(nn.Module):
+    """Masked self-attention, encoder-decoder attention, feed-forward (§3.1, right of Figure 1)."""
+
+    def __init__(
+        self,
+        d_model: int,
+        h: int,
+        d_ff: int,
+        dropout: float,
+        attention_dropout: float,
+        ff_dropout: float,
+        pre_norm: bool,
+    ) -> None:
+        super().__init__()
+        self.self_attn = MultiHeadAttention(d_model, h, attention_dropout)
+        self.cross_attn = MultiHeadAttention(d_model, h, attention_dropout)
+        self.feed_forward = PositionwiseFeedForward(d_model, d_ff, ff_dropout)
+        self.sublayers = nn.ModuleList(
+            [SublayerConnection(d_model, dropout, pre_norm) for _ in range(3)]
+        )
+
+    def forward(
+        self,
+        x: Tensor,
+        memory: Tensor,
+        src_mask: Tensor | None,
+        tgt_mask: Tensor | None = None,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """Whole target at once (training). Without ``tgt_mask`` the mask is causal only."""
+        causal = tgt_mask is None
+        x = self.sublayers[0](x, lambda y: self.self_attn(y, mask=tgt_mask, causal=causal)[0])
+        weights: list[Tensor | None] = [None]
+
+        def cross(y: Tensor) -> Tensor:
+            out, weights[0] = self.cross_attn(y, memory, src_mask, need_weights=need_weights)
+            return out
+
+        x = self.sublayers[1](x, cross)
+        return self.sublayers[2](x, self.feed_forward), weights[0]
+
+    def forward_step(
+        self,
+        x: Tensor,
+        self_cache: KVCache,
+        cross_cache: KVCache,
+        src_mask: Tensor | None,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """New target positions only, reusing cached self-attention and memory keys/values."""
+        x = self.sublayers[0](x, lambda y: self.self_attn.forward_step(y, self_cache)[0])
+        weights: list[Tensor | None] = [None]
+        memory_key, memory_value = cross_cache.view()
+
+        def cross(y: Tensor) -> Tensor:
+            q = self.cross_attn.project_query(y)
+            out, weights[0] = self.cross_attn.attend(
+                q, memory_key, memory_value, src_mask, need_weights=need_weights
+            )
+            return out
+
+        x = self.sublayers[1](x, cross)
+        return self.sublayers[2](x, self.feed_forward), weights[0]

@@ -1,0 +1,208 @@
+"""Encoder and decoder stacks, the generator, and the whole encoder-decoder model (§3.1, Figure 1)."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+from .attention import KVCache
+from .config import ModelConfig
+from .embedding import (
+    Embeddings,
+    InputEmbedding,
+    LearnedPositionalEncoding,
+    SinusoidalPositionalEncoding,
+)
+from .layers import DecoderLayer, EncoderLayer
+from .masks import padding_mask
+
+
+class Encoder(nn.Module):
+    """A stack of N_enc encoder layers (plus a final LayerNorm when pre-norm)."""
+
+    def __init__(self, layers: list[EncoderLayer], d_model: int, pre_norm: bool) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(layers)
+        self.norm = nn.LayerNorm(d_model) if pre_norm else nn.Identity()
+
+    def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
+        for layer in self.layers:
+            x = layer(x, src_mask)
+        return self.norm(x)
+
+
+class DecoderState:
+    """Incremental state of the decoder: per layer, a self-attention cache that grows by one step
+    and the encoder-decoder keys/values computed once from the memory."""
+
+    def __init__(self, n_layers: int, src_mask: Tensor | None) -> None:
+        self.self_attn = [KVCache() for _ in range(n_layers)]
+        self.cross_attn = [KVCache() for _ in range(n_layers)]
+        self.src_mask = src_mask  # b x 1 x 1 x s, or None when no source has padding
+        self.position = 0  # target positions decoded so far
+
+    def select(self, index: Tensor) -> None:
+        """Keep batch rows ``index``: reorder beams, or drop finished sentences."""
+        for cache in (*self.self_attn, *self.cross_attn):
+            cache.select(index)
+        if self.src_mask is not None:
+            self.src_mask = self.src_mask.index_select(0, index)
+
+
+class Decoder(nn.Module):
+    """A stack of N_dec decoder layers (plus a final LayerNorm when pre-norm)."""
+
+    def __init__(self, layers: list[DecoderLayer], d_model: int, pre_norm: bool) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(layers)
+        self.norm = nn.LayerNorm(d_model) if pre_norm else nn.Identity()
+
+    def forward(
+        self,
+        x: Tensor,
+        memory: Tensor,
+        src_mask: Tensor | None,
+        tgt_mask: Tensor | None = None,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, list[Tensor]]:
+        """Decode a whole target prefix; returns b x t x d_model and per-layer cross-attention."""
+        weights = []
+        for layer in self.layers:
+            x, w = layer(x, memory, src_mask, tgt_mask, need_weights)
+            if w is not None:
+                weights.append(w)
+        return self.norm(x), weights
+
+    def start(self, memory: Tensor, src_mask: Tensor | None) -> DecoderState:
+        """Project the memory into every layer's encoder-decoder keys/values, once per source."""
+        state = DecoderState(len(self.layers), src_mask)
+        for layer, cache in zip(self.layers, state.cross_attn, strict=True):
+            cache.fill(*layer.cross_attn.project_key_value(memory))
+        return state
+
+    def forward_step(
+        self, x: Tensor, state: DecoderState, need_weights: bool = False
+    ) -> tuple[Tensor, list[Tensor]]:
+        """Decode new positions only (b x n x d_model), updating ``state``."""
+        weights = []
+        for layer, self_cache, cross_cache in zip(
+            self.layers, state.self_attn, state.cross_attn, strict=True
+        ):
+            x, w = layer.forward_step(x, self_cache, cross_cache, state.src_mask, need_weights)
+            if w is not None:
+                weights.append(w)
+        state.position += x.size(1)
+        return self.norm(x), weights
+
+
+class Generator(nn.Module):
+    """The final linear map and softmax (§3.4): decoder output → log-probabilities over the vocabulary."""
+
+    def __init__(self, d_model: int, vocab_size: int) -> None:
+        super().__init__()
+        self.proj = nn.Linear(d_model, vocab_size)
+
+    def logits(self, x: Tensor) -> Tensor:  # b x t x d_model → b x t x V
+        return self.proj(x)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.proj(x).log_softmax(dim=-1)
+
+
+class Transformer(nn.Module):
+    """The encoder-decoder Transformer of Figure 1."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        c = self.config = config
+        pre_norm = c.norm == "pre"
+        self.src_embed = _input_embedding(c, c.src_vocab_size)
+        self.tgt_embed = _input_embedding(c, c.tgt_vocab_size)
+        layer_args = (
+            c.d_model,
+            c.h,
+            c.d_ff,
+            c.dropout,
+            c.attention_dropout,
+            c.ff_dropout,
+            pre_norm,
+        )
+        self.encoder = Encoder(
+            [EncoderLayer(*layer_args) for _ in range(c.N_enc)], c.d_model, pre_norm
+        )
+        self.decoder = Decoder(
+            [DecoderLayer(*layer_args) for _ in range(c.N_dec)], c.d_model, pre_norm
+        )
+        self.generator = Generator(c.d_model, c.tgt_vocab_size)
+        self.reset_parameters()
+        if c.tie_embeddings:  # §3.4: one weight matrix for both embeddings and the pre-softmax map
+            shared = self.tgt_embed.embeddings.lut.weight
+            self.src_embed.embeddings.lut.weight = shared
+            self.generator.proj.weight = shared
+
+    def reset_parameters(self) -> None:
+        """Xavier-uniform for every matrix, as in the paper's reference code; zero padding rows."""
+        for p in self.parameters():
+            if p.dim() > 1:
+                nn.init.xavier_uniform_(p)
+        with torch.no_grad():
+            for embed in (self.src_embed, self.tgt_embed):
+                embed.embeddings.lut.weight[self.config.pad_id].zero_()
+
+    def source_mask(self, src: Tensor) -> Tensor | None:
+        """Padding mask of ``src`` (b x 1 x 1 x s), or None when nothing is padded (faster)."""
+        mask = padding_mask(src, self.config.pad_id)
+        return None if bool(mask.all()) else mask
+
+    def encode(self, src: Tensor, src_mask: Tensor | None = None) -> Tensor:
+        """Source ids (b x s) → memory (b x s x d_model)."""
+        return self.encoder(self.src_embed(src), src_mask)
+
+    def decode(
+        self,
+        tgt: Tensor,
+        memory: Tensor,
+        src_mask: Tensor | None,
+        tgt_mask: Tensor | None = None,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, list[Tensor]]:
+        """Shifted target ids (b x t) → decoder output (b x t x d_model), cross-attention weights."""
+        return self.decoder(self.tgt_embed(tgt), memory, src_mask, tgt_mask, need_weights)
+
+    def forward(self, src: Tensor, tgt: Tensor) -> Tensor:
+        """Teacher-forced log-probabilities of the next target token: b x t x V."""
+        src_mask = self.source_mask(src)
+        hidden, _ = self.decode(tgt, self.encode(src, src_mask), src_mask)
+        return self.generator(hidden)
+
+    def start_decoding(self, src: Tensor) -> DecoderState:
+        """Encode ``src`` and prepare the incremental decoder state for it."""
+        src_mask = self.source_mask(src)
+        return self.decoder.start(self.encode(src, src_mask), src_mask)
+
+    def decode_step(
+        self, tokens: Tensor, state: DecoderState, need_weights: bool = False
+    ) -> tuple[Tensor, list[Tensor]]:
+        """Feed the next target ids (b x n, usually n = 1); returns b x n x d_model and attention."""
+        x = self.tgt_embed(tokens, start=state.position)
+        return self.decoder.forward_step(x, state, need_weights)
+
+    def num_parameters(self) -> int:
+        """Trainable parameters, each shared tensor counted once."""
+        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+
+def _input_embedding(c: ModelConfig, vocab_size: int) -> InputEmbedding:
+    positional: nn.Module
+    if c.positional == "learned":
+        positional = LearnedPositionalEncoding(c.d_model, c.max_len)
+    else:
+        positional = SinusoidalPositionalEncoding(c.d_model, c.max_len)
+    return InputEmbedding(
+        Embeddings(vocab_size, c.d_model, c.pad_id), positional, c.max_len, c.dropout
+    )
+
+
+def build_model(config: ModelConfig) -> Transformer:
+    """The Transformer for ``config``, initialised."""
+    return Transformer(config)
