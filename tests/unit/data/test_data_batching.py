@@ -1,0 +1,109 @@
+"""Token batching: bounded batches, each example once per epoch, seeded order, ranks."""
+
+import pytest
+import torch
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from fanyi.data.batching import (
+    ParallelDataset,
+    TokenBatchSampler,
+    collate,
+    make_loader,
+    padding_fraction,
+)
+from fanyi.data.vocab import BOS_ID, EOS_ID, PAD_ID
+
+_sizes = st.lists(st.tuples(st.integers(1, 40), st.integers(1, 40)), min_size=1, max_size=120)
+
+
+def _sampler(sizes, max_tokens, **kwargs) -> TokenBatchSampler:
+    return TokenBatchSampler([s for s, _ in sizes], [t for _, t in sizes], max_tokens, **kwargs)
+
+
+def _cost(batch, sizes) -> int:
+    return len(batch) * max(max(sizes[i]) for i in batch)
+
+
+def test_collate_adds_bos_eos_and_pads():
+    batch = collate([([10, 11, 12], [20]), ([13], [21, 22, 23])])
+    E, B, P = EOS_ID, BOS_ID, PAD_ID  # noqa: N806
+    assert batch.src.tolist() == [[10, 11, 12, E], [13, E, P, P]]
+    assert batch.tgt_in.tolist() == [[B, 20, P, P], [B, 21, 22, 23]]
+    assert batch.tgt_out.tolist() == [[20, E, P, P], [21, 22, 23, E]]
+    assert batch.ntokens == 6 and batch.src.dtype == torch.long
+
+
+@settings(max_examples=150, deadline=None)
+@given(_sizes, st.integers(1, 200), st.integers(0, 5))
+def test_every_example_once_and_no_batch_over_max_tokens(sizes, max_tokens, epoch):
+    sampler = _sampler(sizes, max_tokens, seed=3)
+    sampler.set_epoch(epoch)
+    batches = list(sampler)
+    assert sorted(i for b in batches for i in b) == list(range(len(sizes)))
+    assert len(batches) == len(sampler)
+    for batch in batches:  # an example too large on its own is alone in its batch
+        assert _cost(batch, sizes) <= max_tokens or len(batch) == 1
+
+
+@given(_sizes, st.integers(20, 200), st.integers(0, 100))
+def test_same_seed_and_epoch_give_the_same_order(sizes, max_tokens, seed):
+    first, second = _sampler(sizes, max_tokens, seed=seed), _sampler(sizes, max_tokens, seed=seed)
+    for epoch in (0, 1):
+        first.set_epoch(epoch)
+        second.set_epoch(epoch)
+        assert list(first) == list(second)
+
+
+def test_ranks_cannot_share_an_odd_number_of_single_example_batches():
+    with pytest.raises(ValueError, match="raise max_tokens"):
+        list(_sampler([(30, 30)] * 3, 40, world_size=2))
+
+
+def test_epochs_reshuffle():
+    sizes = [(5, 5)] * 200
+    sampler = _sampler(sizes, 50, seed=0)
+    orders = []
+    for epoch in (0, 1):
+        sampler.set_epoch(epoch)
+        orders.append(list(sampler))
+    assert orders[0] != orders[1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_sizes, st.integers(80, 300), st.integers(1, 4))
+def test_ranks_get_equal_disjoint_shares_covering_all(sizes, max_tokens, world_size):
+    assume(len(sizes) >= world_size)  # max_tokens >= 2 x 40: any two examples share a batch
+    shares = [list(_sampler(sizes, max_tokens, seed=7, rank=r, world_size=world_size))
+              for r in range(world_size)]
+    assert len({len(share) for share in shares}) == 1
+    indices = [i for share in shares for b in share for i in b]
+    assert sorted(indices) == list(range(len(sizes)))
+
+
+def test_length_bucketing_keeps_padding_low():
+    gen = torch.Generator().manual_seed(0)
+    src_lengths = torch.randint(2, 60, (2000,), generator=gen)
+    noise = torch.randint(-3, 4, (2000,), generator=gen)  # translations have similar lengths
+    sizes = list(zip(src_lengths.tolist(), (src_lengths + noise).clamp(min=1).tolist()))
+    src, tgt = [s for s, _ in sizes], [t for _, t in sizes]
+    bucketed = padding_fraction(list(_sampler(sizes, 2000)), src, tgt)
+    fixed = padding_fraction([list(range(i, min(i + 64, 2000))) for i in range(0, 2000, 64)],
+                             src, tgt)
+    assert bucketed < 0.25 < fixed
+
+
+def test_padding_fraction_by_hand():
+    # Batch [0, 1]: src 2 x 3 cells with 3 + 1 real, tgt 2 x 2 with 2 + 2 → 2 pads in 10 cells.
+    assert padding_fraction([[0, 1]], [3, 1], [2, 2]) == pytest.approx(2 / 10)
+
+
+def test_loader_yields_batches_within_budget():
+    dataset = ParallelDataset([[5] * n for n in range(1, 30)], [[6] * (30 - n) for n in range(1,
+                                                                                           30)])
+    src_sizes, tgt_sizes = dataset.sizes()
+    sampler = TokenBatchSampler(src_sizes, tgt_sizes, max_tokens=90, seed=1)
+    batches = list(make_loader(dataset, sampler))
+    assert sum(len(b.src) for b in batches) == len(dataset)
+    for batch in batches:
+        assert batch.src.numel() <= 90 and batch.tgt_in.shape == batch.tgt_out.shape
