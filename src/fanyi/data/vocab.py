@@ -58,7 +58,7 @@ def train_sentencepiece(files: Sequence[Path], model_prefix: Path, vocab_size: i
             num_threads=threads, minloglevel=2)
     except RuntimeError as error:  # e.g. vocab_size below the characters it must cover
         raise ValueError(f"SentencePiece training failed: {error}") from None
-    return model_prefix.with_suffix(".model")
+    return model_prefix.with_name(model_prefix.name + ".model")
 
 
 class Vocab:

@@ -27,10 +27,10 @@ def _cost(batch, sizes) -> int:
 
 def test_collate_adds_bos_eos_and_pads():
     batch = collate([([10, 11, 12], [20]), ([13], [21, 22, 23])])
-    E, B, P = EOS_ID, BOS_ID, PAD_ID  # noqa: N806
-    assert batch.src.tolist() == [[10, 11, 12, E], [13, E, P, P]]
-    assert batch.tgt_in.tolist() == [[B, 20, P, P], [B, 21, 22, 23]]
-    assert batch.tgt_out.tolist() == [[20, E, P, P], [21, 22, 23, E]]
+    eos, bos, pad = EOS_ID, BOS_ID, PAD_ID
+    assert batch.src.tolist() == [[10, 11, 12, eos], [13, eos, pad, pad]]
+    assert batch.tgt_in.tolist() == [[bos, 20, pad, pad], [bos, 21, 22, 23]]
+    assert batch.tgt_out.tolist() == [[20, eos, pad, pad], [21, 22, 23, eos]]
     assert batch.ntokens == 6 and batch.src.dtype == torch.long
 
 
@@ -85,7 +85,8 @@ def test_length_bucketing_keeps_padding_low():
     gen = torch.Generator().manual_seed(0)
     src_lengths = torch.randint(2, 60, (2000,), generator=gen)
     noise = torch.randint(-3, 4, (2000,), generator=gen)  # translations have similar lengths
-    sizes = list(zip(src_lengths.tolist(), (src_lengths + noise).clamp(min=1).tolist()))
+    tgt_lengths = (src_lengths + noise).clamp(min=1)
+    sizes = list(zip(src_lengths.tolist(), tgt_lengths.tolist(), strict=True))
     src, tgt = [s for s, _ in sizes], [t for _, t in sizes]
     bucketed = padding_fraction(list(_sampler(sizes, 2000)), src, tgt)
     fixed = padding_fraction([list(range(i, min(i + 64, 2000))) for i in range(0, 2000, 64)],

@@ -104,9 +104,10 @@ def test_malformed_records_are_counted_quoted_or_fatal_in_strict_mode():
     records = [Record("f.tsv:1", ("你好。", "Hi.")),
                Record("f.tsv:2", None, "malformed_columns", "1 columns, expected 3")]
     pairs, report = clean(records, _cleaner())
+    assert pairs == [("你好。", "Hi.")]
     assert report.to_dict()["dropped"] == {"malformed_columns": 1}
     assert report.malformed == ["f.tsv:2: 1 columns, expected 3"]
-    with pytest.raises(MalformedLineError, match="f.tsv:2"):
+    with pytest.raises(MalformedLineError, match=r"f\.tsv:2"):
         clean(records, _cleaner(), strict=True)
 
 
