@@ -13,8 +13,16 @@ LINES = 2000
 def test_prepare_a_slice_of_tatoeba(tmp_path, data_dir, monkeypatch):
     monkeypatch.setenv("FANYI_DATA", str(data_dir))
     recipe = yaml.safe_load((REPO / "configs" / "data" / "tatoeba-zh-en.yaml").read_text())
-    config = DataConfig(**{**recipe, "limit": LINES, "dev_size": 100, "test_size": 100,
-                           "vocab_size": 2000, "out_dir": str(tmp_path / "out")})
+    config = DataConfig(
+        **{
+            **recipe,
+            "limit": LINES,
+            "dev_size": 100,
+            "test_size": 100,
+            "vocab_size": 2000,
+            "out_dir": str(tmp_path / "out"),
+        }
+    )
     manifest = prepare(config)
 
     report = manifest["report"]["corpus"]

@@ -12,10 +12,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("data", help="download official corpora into the cache")
     commands = parser.add_subparsers(dest="data_command", metavar="ACTION", required=True)
     fetch = commands.add_parser("download", help="download and verify a corpus")
-    fetch.add_argument("name", choices=sorted(REGISTRY), metavar="NAME",
-                       help=f"one of: {', '.join(sorted(REGISTRY))}")
-    fetch.add_argument("--cache-dir", help="cache folder (default: $FANYI_CACHE or "
-                                           "~/.cache/fanyi)")
+    fetch.add_argument(
+        "name",
+        choices=sorted(REGISTRY),
+        metavar="NAME",
+        help=f"one of: {', '.join(sorted(REGISTRY))}",
+    )
+    fetch.add_argument("--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)")
     fetch.add_argument("--mirror", help="fetch <mirror>/<file name> instead of the official URL")
     fetch.set_defaults(func=run_download)
     listing = commands.add_parser("list", help="list the known corpora")

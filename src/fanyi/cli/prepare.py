@@ -12,12 +12,17 @@ from ..data import DataConfig, prepare
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "prepare", help="clean, split and encode a parallel corpus into a data directory",
+        "prepare",
+        help="clean, split and encode a parallel corpus into a data directory",
         description="Every DataConfig key is also a flag; flags override the --config file. "
-                    "Paths may use ${FANYI_DATA} (default ../shared/data).")
+        "Paths may use ${FANYI_DATA} (default ../shared/data).",
+    )
     parser.add_argument("--config", help="YAML file of DataConfig keys")
-    parser.add_argument("--strict", action="store_true",
-                        help="fail on the first malformed line instead of counting it")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on the first malformed line instead of counting it",
+    )
     add_arguments(parser, DataConfig)
     parser.set_defaults(func=run)
 
@@ -26,9 +31,14 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = from_arguments(DataConfig, args, args.config)
     manifest = prepare(config, strict=args.strict)
-    summary = {"out_dir": config.out_dir, "pairs": manifest["pairs"],
-               "report": {name: {k: r[k] for k in ("input_lines", "kept", "dropped")}
-                          for name, r in manifest["report"].items()},
-               "vocab_size": [manifest["vocab"]["src_size"], manifest["vocab"]["tgt_size"]]}
+    summary = {
+        "out_dir": config.out_dir,
+        "pairs": manifest["pairs"],
+        "report": {
+            name: {k: r[k] for k in ("input_lines", "kept", "dropped")}
+            for name, r in manifest["report"].items()
+        },
+        "vocab_size": [manifest["vocab"]["src_size"], manifest["vocab"]["tgt_size"]],
+    }
     print(json.dumps(summary, ensure_ascii=False))
     return 0

@@ -32,8 +32,9 @@ class Batch:
     ntokens: int
 
     def to(self, device: torch.device | str) -> Batch:
-        return Batch(self.src.to(device), self.tgt_in.to(device), self.tgt_out.to(device),
-                     self.ntokens)
+        return Batch(
+            self.src.to(device), self.tgt_in.to(device), self.tgt_out.to(device), self.ntokens
+        )
 
 
 def _pad(rows: Sequence[Sequence[int]], pad_id: int) -> torch.Tensor:
@@ -44,8 +45,9 @@ def _pad(rows: Sequence[Sequence[int]], pad_id: int) -> torch.Tensor:
     return out
 
 
-def collate(examples: Sequence[Example], pad_id: int = PAD_ID, bos_id: int = BOS_ID,
-            eos_id: int = EOS_ID) -> Batch:
+def collate(
+    examples: Sequence[Example], pad_id: int = PAD_ID, bos_id: int = BOS_ID, eos_id: int = EOS_ID
+) -> Batch:
     """Add bos/eos, pad and stack a list of (source ids, target ids)."""
     src = _pad([[*s, eos_id] for s, _ in examples], pad_id)
     tgt_in = _pad([[bos_id, *t] for _, t in examples], pad_id)
@@ -62,11 +64,13 @@ class ParallelDataset(Dataset):
         self.src, self.tgt = src, tgt
 
     @classmethod
-    def from_files(cls, src_path: Path, tgt_path: Path, src_vocab: Vocab, tgt_vocab: Vocab
-                   ) -> ParallelDataset:
+    def from_files(
+        cls, src_path: Path, tgt_path: Path, src_vocab: Vocab, tgt_vocab: Vocab
+    ) -> ParallelDataset:
         """Encode two aligned text files (a prepared split's ``.src`` and ``.tgt``)."""
-        return cls(src_vocab.encode_batch(_lines(src_path)),
-                   tgt_vocab.encode_batch(_lines(tgt_path)))
+        return cls(
+            src_vocab.encode_batch(_lines(src_path)), tgt_vocab.encode_batch(_lines(tgt_path))
+        )
 
     def __len__(self) -> int:
         return len(self.src)
@@ -76,8 +80,10 @@ class ParallelDataset(Dataset):
 
     def sizes(self) -> tuple[np.ndarray, np.ndarray]:
         """Source and target tensor lengths (ids + eos, bos + ids) of every example."""
-        return (np.array([len(s) + 1 for s in self.src], dtype=np.int64),
-                np.array([len(t) + 1 for t in self.tgt], dtype=np.int64))
+        return (
+            np.array([len(s) + 1 for s in self.src], dtype=np.int64),
+            np.array([len(t) + 1 for t in self.tgt], dtype=np.int64),
+        )
 
 
 def _lines(path: Path) -> list[str]:
@@ -92,13 +98,15 @@ def load_vocabs(data_dir: str | Path) -> tuple[Vocab, Vocab]:
     return src, src if vocab["joint"] else Vocab(data_dir / vocab["tgt_model"])
 
 
-def load_split(data_dir: str | Path, split: str, vocabs: tuple[Vocab, Vocab] | None = None
-               ) -> ParallelDataset:
+def load_split(
+    data_dir: str | Path, split: str, vocabs: tuple[Vocab, Vocab] | None = None
+) -> ParallelDataset:
     """``split`` (train, dev or test) of a prepared data directory, encoded to ids."""
     data_dir = Path(data_dir)
     src_vocab, tgt_vocab = vocabs or load_vocabs(data_dir)
-    return ParallelDataset.from_files(data_dir / f"{split}.src", data_dir / f"{split}.tgt",
-                                      src_vocab, tgt_vocab)
+    return ParallelDataset.from_files(
+        data_dir / f"{split}.src", data_dir / f"{split}.tgt", src_vocab, tgt_vocab
+    )
 
 
 class TokenBatchSampler:
@@ -113,8 +121,16 @@ class TokenBatchSampler:
     The order depends only on ``seed`` and the epoch given to :meth:`set_epoch`.
     """
 
-    def __init__(self, src_sizes: Sequence[int], tgt_sizes: Sequence[int], max_tokens: int,
-                 seed: int = 0, shuffle: bool = True, rank: int = 0, world_size: int = 1) -> None:
+    def __init__(
+        self,
+        src_sizes: Sequence[int],
+        tgt_sizes: Sequence[int],
+        max_tokens: int,
+        seed: int = 0,
+        shuffle: bool = True,
+        rank: int = 0,
+        world_size: int = 1,
+    ) -> None:
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} is not in [0, {world_size})")
         self.sizes = np.maximum(np.asarray(src_sizes), np.asarray(tgt_sizes))
@@ -168,16 +184,19 @@ def _even_out(batches: list[list[int]], world_size: int) -> list[list[int]]:
     while len(batches) % world_size:
         largest = max(range(len(batches)), key=lambda i: len(batches[i]))
         if len(batches[largest]) < 2:
-            raise ValueError(f"{len(batches)} one-example batches cannot be shared evenly by "
-                             f"{world_size} ranks; raise max_tokens")
+            raise ValueError(
+                f"{len(batches)} one-example batches cannot be shared evenly by "
+                f"{world_size} ranks; raise max_tokens"
+            )
         batch = batches.pop(largest)
         half = len(batch) // 2
         batches[largest:largest] = [batch[:half], batch[half:]]
     return batches
 
 
-def padding_fraction(batches: Sequence[Sequence[int]], src_sizes: Sequence[int],
-                     tgt_sizes: Sequence[int]) -> float:
+def padding_fraction(
+    batches: Sequence[Sequence[int]], src_sizes: Sequence[int], tgt_sizes: Sequence[int]
+) -> float:
     """Share of padding in the source and target tensors of ``batches``."""
     padded = real = 0
     for batch in batches:
@@ -188,7 +207,8 @@ def padding_fraction(batches: Sequence[Sequence[int]], src_sizes: Sequence[int],
     return 1 - real / padded if padded else 0.0
 
 
-def make_loader(dataset: ParallelDataset, sampler: TokenBatchSampler, num_workers: int = 0
-                ) -> DataLoader:
+def make_loader(
+    dataset: ParallelDataset, sampler: TokenBatchSampler, num_workers: int = 0
+) -> DataLoader:
     """A DataLoader yielding ``Batch`` objects in ``sampler``'s order."""
     return DataLoader(dataset, batch_sampler=sampler, collate_fn=collate, num_workers=num_workers)

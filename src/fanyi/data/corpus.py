@@ -53,9 +53,13 @@ class Report:
         self.kept -= count
 
     def to_dict(self) -> dict:
-        return {"input_lines": self.input_lines, "kept": self.kept,
-                "dropped": dict(sorted(self.dropped.items())),
-                "changed": dict(sorted(self.changed.items())), "malformed": self.malformed}
+        return {
+            "input_lines": self.input_lines,
+            "kept": self.kept,
+            "dropped": dict(sorted(self.dropped.items())),
+            "changed": dict(sorted(self.changed.items())),
+            "malformed": self.malformed,
+        }
 
 
 def _numbered_lines(path: Path, limit: int | None) -> Iterator[tuple[int, bytes]]:
@@ -73,8 +77,13 @@ def _decode(raw: bytes) -> tuple[str | None, str]:
         return None, f"invalid UTF-8 at byte {error.start}"
 
 
-def read_tsv(path: Path, columns: dict[str, int], langs: Pair, num_columns: int | None = None,
-             limit: int | None = None) -> Iterator[Record]:
+def read_tsv(
+    path: Path,
+    columns: dict[str, int],
+    langs: Pair,
+    num_columns: int | None = None,
+    limit: int | None = None,
+) -> Iterator[Record]:
     """Records from TAB-separated lines, taking the columns ``columns[lang]`` of ``langs``."""
     needed = max(columns[lang] for lang in langs) + 1
     expected = str(num_columns) if num_columns is not None else f"at least {needed}"
@@ -157,8 +166,9 @@ class Cleaner:
         return ""
 
 
-def clean(records: Iterable[Record], cleaner: Cleaner, strict: bool = False
-          ) -> tuple[list[Pair], Report]:
+def clean(
+    records: Iterable[Record], cleaner: Cleaner, strict: bool = False
+) -> tuple[list[Pair], Report]:
     """Kept pairs in input order, and the report saying what happened to every line."""
     report, pairs, seen = Report(), [], set()
     for record in records:

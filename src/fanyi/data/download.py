@@ -50,8 +50,10 @@ class Source:
     files: tuple[RemoteFile, ...]
 
 
-_MULTI30K = ("https://raw.githubusercontent.com/multi30k/dataset/"
-             "a3d2e0d26b56f3846f66a952536ffed4e401d05a/data/task1/raw/")
+_MULTI30K = (
+    "https://raw.githubusercontent.com/multi30k/dataset/"
+    "a3d2e0d26b56f3846f66a952536ffed4e401d05a/data/task1/raw/"
+)
 # sha256 of the gunzipped files, from ../shared/data/multi30k/SOURCE.md (upstream, unchanged).
 # The .gz bytes themselves were never hashed offline, so they are not pinned; the gunzipped
 # content is, which is what matters.
@@ -66,19 +68,31 @@ _MULTI30K_SHA256 = {
 
 REGISTRY: dict[str, Source] = {
     "tatoeba-cmn-eng": Source(
-        "tatoeba-cmn-eng", "Tatoeba Mandarin-English pairs, packaged by ManyThings.org",
+        "tatoeba-cmn-eng",
+        "Tatoeba Mandarin-English pairs, packaged by ManyThings.org",
         "CC-BY 2.0 (France); attribution: www.manythings.org/anki and tatoeba.org",
         # No checksum: ManyThings rebuilds cmn-eng.zip as Tatoeba grows, so its bytes change
         # from release to release. The shared copy's sha256 (SOURCE.md) is not upstream's
         # either: 1000 pairs were held back and two lines repaired. Only the zip's own CRC-32
         # checks the extracted cmn.txt.
-        (RemoteFile("https://www.manythings.org/anki/cmn-eng.zip", "cmn.txt", unpack="zip",
-                    member="cmn.txt"),)),
+        (
+            RemoteFile(
+                "https://www.manythings.org/anki/cmn-eng.zip",
+                "cmn.txt",
+                unpack="zip",
+                member="cmn.txt",
+            ),
+        ),
+    ),
     "multi30k": Source(
-        "multi30k", "Multi30k task 1 (de-en): train, val, test_2016_flickr",
+        "multi30k",
+        "Multi30k task 1 (de-en): train, val, test_2016_flickr",
         "research and education, non-commercial (Flickr terms); cite Elliott et al. 2016",
-        tuple(RemoteFile(f"{_MULTI30K}{name}.gz", name, unpack="gunzip", unpacked_sha256=digest)
-              for name, digest in _MULTI30K_SHA256.items())),
+        tuple(
+            RemoteFile(f"{_MULTI30K}{name}.gz", name, unpack="gunzip", unpacked_sha256=digest)
+            for name, digest in _MULTI30K_SHA256.items()
+        ),
+    ),
 }
 
 
@@ -102,8 +116,10 @@ def _verify(path: Path, expected: str | None, what: str) -> None:
         return
     actual = sha256_file(path)
     if actual != expected:
-        raise DownloadError(f"checksum mismatch for {what}: expected sha256 {expected}, "
-                            f"got {actual}; nothing was saved")
+        raise DownloadError(
+            f"checksum mismatch for {what}: expected sha256 {expected}, "
+            f"got {actual}; nothing was saved"
+        )
 
 
 def _fetch_url(url: str, path: Path, timeout: float) -> None:
@@ -126,16 +142,20 @@ def _unpack(raw: Path, remote: RemoteFile, folder: Path) -> Path:
             with gzip.open(raw, "rb") as src, target.open("wb") as dst:
                 shutil.copyfileobj(src, dst)
         else:
-            with zipfile.ZipFile(raw) as archive, archive.open(remote.member) as src, \
-                    target.open("wb") as dst:
+            with (
+                zipfile.ZipFile(raw) as archive,
+                archive.open(remote.member) as src,
+                target.open("wb") as dst,
+            ):
                 shutil.copyfileobj(src, dst)  # zipfile checks the member's CRC-32
     except (OSError, EOFError, zipfile.BadZipFile, KeyError) as error:
         raise DownloadError(f"could not unpack {remote.url}: {error}; nothing was saved") from None
     return target
 
 
-def fetch(remote: RemoteFile, folder: Path, mirror: str | None = None,
-          timeout: float = 60.0) -> Path:
+def fetch(
+    remote: RemoteFile, folder: Path, mirror: str | None = None, timeout: float = 60.0
+) -> Path:
     """``folder/remote.name``, downloaded and verified unless already there and valid."""
     final = folder / remote.name
     final_sha = remote.unpacked_sha256 if remote.unpack else remote.sha256
@@ -150,14 +170,21 @@ def fetch(remote: RemoteFile, folder: Path, mirror: str | None = None,
         unpacked = _unpack(raw, remote, Path(tmp))
         _verify(unpacked, remote.unpacked_sha256, f"{url} ({remote.unpack})")
         if remote.sha256 is None and remote.unpacked_sha256 is None:
-            log.warning("%s has no known checksum (see fanyi.data.download); sha256 of the "
-                        "file kept: %s", url, sha256_file(unpacked))
+            log.warning(
+                "%s has no known checksum (see fanyi.data.download); sha256 of the file kept: %s",
+                url,
+                sha256_file(unpacked),
+            )
         os.replace(unpacked, final)
     return final
 
 
-def download(name: str, cache: str | Path | None = None, mirror: str | None = None,
-             registry: dict[str, Source] | None = None) -> list[Path]:
+def download(
+    name: str,
+    cache: str | Path | None = None,
+    mirror: str | None = None,
+    registry: dict[str, Source] | None = None,
+) -> list[Path]:
     """Fetch every file of source ``name`` into ``<cache>/<name>/``; return their paths.
 
     ``mirror`` replaces each URL's folder (``<mirror>/<file name>``), e.g. a local copy.

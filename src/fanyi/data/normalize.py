@@ -66,8 +66,11 @@ class Normalizer:
     def apply(self, text: str) -> tuple[str, list[str]]:
         """(normalised text, names of the steps that changed it: nfkc, whitespace, t2s)."""
         changed = []
-        steps = [("nfkc", self._nfkc, self.nfkc), ("whitespace", squeeze_whitespace, True),
-                 ("t2s", to_simplified, self.t2s and self.lang == CHINESE)]
+        steps = [
+            ("nfkc", self._nfkc, self.nfkc),
+            ("whitespace", squeeze_whitespace, True),
+            ("t2s", to_simplified, self.t2s and self.lang == CHINESE),
+        ]
         for name, step, enabled in steps:
             if enabled:
                 new = step(text)

@@ -50,8 +50,9 @@ def _records(config: DataConfig, split: str) -> Iterator[Record]:
     """The records of one input split, read in the base direction."""
     files = input_files(config)
     if config.format == "tsv":
-        return read_tsv(files[split], config.columns, config.langs, config.num_columns,
-                        config.limit)
+        return read_tsv(
+            files[split], config.columns, config.langs, config.num_columns, config.limit
+        )
     src, tgt = (files[f"{split}.{lang}"] for lang in config.langs)
     return read_aligned(src, tgt, config.limit)
 
@@ -61,8 +62,9 @@ def _cleaner(config: DataConfig) -> Cleaner:
     return Cleaner(src, tgt, config.min_len, config.max_len, config.max_ratio, config.dedup)
 
 
-def clean_and_split(config: DataConfig, strict: bool = False
-                    ) -> tuple[dict[str, list[Pair]], dict[str, Report]]:
+def clean_and_split(
+    config: DataConfig, strict: bool = False
+) -> tuple[dict[str, list[Pair]], dict[str, Report]]:
     """Pairs of each split and the cleaning report of each input (``corpus`` if split here)."""
     cleaner = _cleaner(config)
     if config.dev is None:
@@ -72,8 +74,9 @@ def clean_and_split(config: DataConfig, strict: bool = False
     splits, reports = {}, {}
     for name in SPLITS:
         splits[name], reports[name] = clean(_records(config, name), cleaner, strict)
-    splits["train"] = drop_overlap(splits["train"], splits["dev"] + splits["test"],
-                                   reports["train"])
+    splits["train"] = drop_overlap(
+        splits["train"], splits["dev"] + splits["test"], reports["train"]
+    )
     return splits, reports
 
 
@@ -110,18 +113,37 @@ def _train_vocab(out: Path, config: DataConfig) -> dict:
     """Train the SentencePiece model(s) on train only; their manifest entry."""
     tags = _tags(config)
     train = (out / "train.src", out / "train.tgt")
-    specs = {"spm": (train, tags)} if config.joint_vocab else {
-        "spm.src": (train[:1], tags), "spm.tgt": (train[1:], [])}
+    specs = (
+        {"spm": (train, tags)}
+        if config.joint_vocab
+        else {"spm.src": (train[:1], tags), "spm.tgt": (train[1:], [])}
+    )
     models = {}
     for name, (files, symbols) in specs.items():
         models[name] = train_sentencepiece(
-            files, out / name, config.vocab_size, config.model_type, config.character_coverage,
-            symbols, config.spm_threads)
-    src, tgt = (models["spm"],) * 2 if config.joint_vocab else (models["spm.src"],
-                                                                 models["spm.tgt"])
-    return {"joint": config.joint_vocab, "src_model": src.name, "tgt_model": tgt.name,
-            "src_size": len(Vocab(src)), "tgt_size": len(Vocab(tgt)), "tags": tags,
-            "pad_id": PAD_ID, "unk_id": UNK_ID, "bos_id": BOS_ID, "eos_id": EOS_ID}
+            files,
+            out / name,
+            config.vocab_size,
+            config.model_type,
+            config.character_coverage,
+            symbols,
+            config.spm_threads,
+        )
+    src, tgt = (
+        (models["spm"],) * 2 if config.joint_vocab else (models["spm.src"], models["spm.tgt"])
+    )
+    return {
+        "joint": config.joint_vocab,
+        "src_model": src.name,
+        "tgt_model": tgt.name,
+        "src_size": len(Vocab(src)),
+        "tgt_size": len(Vocab(tgt)),
+        "tags": tags,
+        "pad_id": PAD_ID,
+        "unk_id": UNK_ID,
+        "bos_id": BOS_ID,
+        "eos_id": EOS_ID,
+    }
 
 
 def _outputs(out: Path, vocab: dict) -> dict[str, str]:
@@ -149,9 +171,12 @@ def _up_to_date(out: Path, config: DataConfig, inputs: dict[str, str]) -> dict |
 def _versions() -> dict[str, str]:
     from .. import __version__
 
-    return {"fanyi": __version__, "python": platform.python_version(),
-            "sentencepiece": sentencepiece.__version__,
-            "opencc": getattr(opencc, "__version__", "unknown")}
+    return {
+        "fanyi": __version__,
+        "python": platform.python_version(),
+        "sentencepiece": sentencepiece.__version__,
+        "opencc": getattr(opencc, "__version__", "unknown"),
+    }
 
 
 def prepare(config: DataConfig, strict: bool = False) -> dict:
@@ -178,13 +203,19 @@ def prepare(config: DataConfig, strict: bool = False) -> dict:
         _write_lines(out / f"{name}.src", src_lines)
         _write_lines(out / f"{name}.tgt", tgt_lines)
     vocab = _train_vocab(out, config)
-    manifest = {"config": config_io.to_dict(config), "inputs": inputs,
-                "input_paths": {role: str(path) for role, path in files.items()},
-                "report": {name: report.to_dict() for name, report in reports.items()},
-                "pairs": {name: len(pairs) for name, pairs in splits.items()},
-                "lines": {name: len(pairs) * (2 if config.bidirectional else 1)
-                          for name, pairs in splits.items()},
-                "vocab": vocab, "outputs": _outputs(out, vocab), "versions": _versions()}
+    manifest = {
+        "config": config_io.to_dict(config),
+        "inputs": inputs,
+        "input_paths": {role: str(path) for role, path in files.items()},
+        "report": {name: report.to_dict() for name, report in reports.items()},
+        "pairs": {name: len(pairs) for name, pairs in splits.items()},
+        "lines": {
+            name: len(pairs) * (2 if config.bidirectional else 1) for name, pairs in splits.items()
+        },
+        "vocab": vocab,
+        "outputs": _outputs(out, vocab),
+        "versions": _versions(),
+    }
     _write_lines(out / MANIFEST, [json.dumps(manifest, indent=2, ensure_ascii=False)])
     log.info("wrote %s", out)
     return manifest

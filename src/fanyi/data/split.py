@@ -37,8 +37,9 @@ def components(pairs: Sequence[Pair]) -> list[list[int]]:
     return sorted(groups.values())
 
 
-def leak_free_split(pairs: Sequence[Pair], dev_size: int, test_size: int, seed: int
-                    ) -> dict[str, list[int]]:
+def leak_free_split(
+    pairs: Sequence[Pair], dev_size: int, test_size: int, seed: int
+) -> dict[str, list[int]]:
     """Indices (in input order) of the pairs in train, dev and test.
 
     Components are shuffled with ``seed`` and dealt out in that order: one goes to test if it
@@ -50,7 +51,8 @@ def leak_free_split(pairs: Sequence[Pair], dev_size: int, test_size: int, seed: 
     chosen: dict[str, list[int]] = {name: [] for name in SPLITS}
     limits = {"test": test_size, "dev": dev_size}
     for group in groups:
-        name = next((n for n, size in limits.items() if len(chosen[n]) + len(group) <= size),
-                    "train")
+        name = next(
+            (n for n, size in limits.items() if len(chosen[n]) + len(group) <= size), "train"
+        )
         chosen[name].extend(group)
     return {name: sorted(indices) for name, indices in chosen.items()}

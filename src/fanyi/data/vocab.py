@@ -44,18 +44,38 @@ def _untagged_lines(files: Sequence[Path]) -> Iterator[str]:
                 yield split_tag(line.rstrip("\n"))[1]
 
 
-def train_sentencepiece(files: Sequence[Path], model_prefix: Path, vocab_size: int,
-                        model_type: str = "unigram", character_coverage: float = 0.9995,
-                        tags: Sequence[str] = (), threads: int = 1) -> Path:
+def train_sentencepiece(
+    files: Sequence[Path],
+    model_prefix: Path,
+    vocab_size: int,
+    model_type: str = "unigram",
+    character_coverage: float = 0.9995,
+    tags: Sequence[str] = (),
+    threads: int = 1,
+) -> Path:
     """Train a SentencePiece model on the lines of ``files``; return ``<prefix>.model``."""
     try:
         spm.SentencePieceTrainer.train(
-            sentence_iterator=_untagged_lines(files), model_prefix=str(model_prefix),
-            vocab_size=vocab_size, model_type=model_type, character_coverage=character_coverage,
-            byte_fallback=True, normalization_rule_name="identity", hard_vocab_limit=False,
-            pad_id=PAD_ID, unk_id=UNK_ID, bos_id=BOS_ID, eos_id=EOS_ID, pad_piece=PAD,
-            unk_piece=UNK, bos_piece=BOS, eos_piece=EOS, user_defined_symbols=list(tags),
-            num_threads=threads, minloglevel=2)
+            sentence_iterator=_untagged_lines(files),
+            model_prefix=str(model_prefix),
+            vocab_size=vocab_size,
+            model_type=model_type,
+            character_coverage=character_coverage,
+            byte_fallback=True,
+            normalization_rule_name="identity",
+            hard_vocab_limit=False,
+            pad_id=PAD_ID,
+            unk_id=UNK_ID,
+            bos_id=BOS_ID,
+            eos_id=EOS_ID,
+            pad_piece=PAD,
+            unk_piece=UNK,
+            bos_piece=BOS,
+            eos_piece=EOS,
+            user_defined_symbols=list(tags),
+            num_threads=threads,
+            minloglevel=2,
+        )
     except RuntimeError as error:  # e.g. vocab_size below the characters it must cover
         raise ValueError(f"SentencePiece training failed: {error}") from None
     return model_prefix.with_name(model_prefix.name + ".model")
@@ -70,8 +90,11 @@ class Vocab:
         specials = (self.sp.pad_id(), self.sp.unk_id(), self.sp.bos_id(), self.sp.eos_id())
         if specials != (PAD_ID, UNK_ID, BOS_ID, EOS_ID):
             raise ValueError(f"{model_file}: special ids {specials}, expected (0, 1, 2, 3)")
-        self.tags = {self.sp.id_to_piece(i): i for i in range(len(self))
-                     if _TAG.fullmatch(self.sp.id_to_piece(i))}
+        self.tags = {
+            self.sp.id_to_piece(i): i
+            for i in range(len(self))
+            if _TAG.fullmatch(self.sp.id_to_piece(i))
+        }
 
     def __len__(self) -> int:
         return self.sp.get_piece_size()

@@ -74,8 +74,10 @@ def test_epochs_reshuffle():
 @given(_sizes, st.integers(80, 300), st.integers(1, 4))
 def test_ranks_get_equal_disjoint_shares_covering_all(sizes, max_tokens, world_size):
     assume(len(sizes) >= world_size)  # max_tokens >= 2 x 40: any two examples share a batch
-    shares = [list(_sampler(sizes, max_tokens, seed=7, rank=r, world_size=world_size))
-              for r in range(world_size)]
+    shares = [
+        list(_sampler(sizes, max_tokens, seed=7, rank=r, world_size=world_size))
+        for r in range(world_size)
+    ]
     assert len({len(share) for share in shares}) == 1
     indices = [i for share in shares for b in share for i in b]
     assert sorted(indices) == list(range(len(sizes)))
@@ -89,8 +91,9 @@ def test_length_bucketing_keeps_padding_low():
     sizes = list(zip(src_lengths.tolist(), tgt_lengths.tolist(), strict=True))
     src, tgt = [s for s, _ in sizes], [t for _, t in sizes]
     bucketed = padding_fraction(list(_sampler(sizes, 2000)), src, tgt)
-    fixed = padding_fraction([list(range(i, min(i + 64, 2000))) for i in range(0, 2000, 64)],
-                             src, tgt)
+    fixed = padding_fraction(
+        [list(range(i, min(i + 64, 2000))) for i in range(0, 2000, 64)], src, tgt
+    )
     assert bucketed < 0.25 < fixed
 
 
@@ -100,8 +103,9 @@ def test_padding_fraction_by_hand():
 
 
 def test_loader_yields_batches_within_budget():
-    dataset = ParallelDataset([[5] * n for n in range(1, 30)], [[6] * (30 - n) for n in range(1,
-                                                                                           30)])
+    dataset = ParallelDataset(
+        [[5] * n for n in range(1, 30)], [[6] * (30 - n) for n in range(1, 30)]
+    )
     src_sizes, tgt_sizes = dataset.sizes()
     sampler = TokenBatchSampler(src_sizes, tgt_sizes, max_tokens=90, seed=1)
     batches = list(make_loader(dataset, sampler))

@@ -44,8 +44,12 @@ def test_tsv_reader_reports_malformed_lines_with_file_and_line(tmp_path):
     path = tmp_path / "c.tsv"
     path.write_bytes(b"a\tb\tc\nonly one column\nbad \xff\tb\tc\na\tb\tc\td\n")
     records = list(read_tsv(path, COLUMNS, ("zh", "en"), num_columns=3))
-    assert [r.problem for r in records] == ["", "malformed_columns", "invalid_utf8",
-                                            "malformed_columns"]
+    assert [r.problem for r in records] == [
+        "",
+        "malformed_columns",
+        "invalid_utf8",
+        "malformed_columns",
+    ]
     assert records[1].origin == f"{path}:2" and "1 columns, expected 3" in records[1].detail
     assert records[2].origin == f"{path}:3" and "byte 4" in records[2].detail
     # Without num_columns, extra columns are fine and only missing ones are malformed.
@@ -79,12 +83,15 @@ def test_length_units_count_han_characters_and_words():
     assert length_units("   ") == 0
 
 
-@pytest.mark.parametrize(("pair", "reason", "kwargs"), [
-    (("你好。", "   "), "empty", {}),
-    (("好", "Good."), "too_short", {"min_len": 2}),
-    (("你" * 11, "word " * 11), "too_long", {"max_len": 10}),
-    (("你" * 10, "One."), "length_ratio", {"max_ratio": 9.0}),
-])
+@pytest.mark.parametrize(
+    ("pair", "reason", "kwargs"),
+    [
+        (("你好。", "   "), "empty", {}),
+        (("好", "Good."), "too_short", {"min_len": 2}),
+        (("你" * 11, "word " * 11), "too_long", {"max_len": 10}),
+        (("你" * 10, "One."), "length_ratio", {"max_ratio": 9.0}),
+    ],
+)
 def test_each_filter_is_counted_under_its_reason(pair, reason, kwargs):
     pairs, report = clean(_records(("你好。", "Hello there."), pair), _cleaner(**kwargs))
     assert pairs == [("你好。", "Hello there.")]
@@ -101,8 +108,10 @@ def test_duplicates_are_found_after_normalisation():
 
 
 def test_malformed_records_are_counted_quoted_or_fatal_in_strict_mode():
-    records = [Record("f.tsv:1", ("你好。", "Hi.")),
-               Record("f.tsv:2", None, "malformed_columns", "1 columns, expected 3")]
+    records = [
+        Record("f.tsv:1", ("你好。", "Hi.")),
+        Record("f.tsv:2", None, "malformed_columns", "1 columns, expected 3"),
+    ]
     pairs, report = clean(records, _cleaner())
     assert pairs == [("你好。", "Hi.")]
     assert report.to_dict()["dropped"] == {"malformed_columns": 1}
@@ -116,8 +125,9 @@ _side = st.text(alphabet="你好汤姆。，  ab.!\u3000Ｔ", max_size=12)
 
 @given(st.lists(st.one_of(st.tuples(_side, _side), st.none()), max_size=40))
 def test_report_counts_add_up_to_the_input_lines(items):
-    records = [Record(f"m:{i}", item, "" if item else "invalid_utf8") for i, item in
-               enumerate(items)]
+    records = [
+        Record(f"m:{i}", item, "" if item else "invalid_utf8") for i, item in enumerate(items)
+    ]
     pairs, report = clean(records, _cleaner(max_len=6, max_ratio=3.0))
     assert report.input_lines == len(items)
     assert report.kept == len(pairs) == report.input_lines - sum(report.dropped.values())

@@ -27,7 +27,8 @@ def server(tmp_path):
     root = tmp_path / "served"
     root.mkdir()
     httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), partial(_QuietHandler, directory=str(root)))
+        ("127.0.0.1", 0), partial(_QuietHandler, directory=str(root))
+    )
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield root, f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -42,18 +43,22 @@ def _registry(base, **remote) -> dict[str, Source]:
 def test_gunzipped_file_verified_then_reused_from_the_cache(server, tmp_path):
     root, base = server
     (root / "train.de.gz").write_bytes(gzip.compress(CONTENT))
-    registry = _registry(base, url=f"{base}/train.de.gz", name="train.de", unpack="gunzip",
-                         unpacked_sha256=SHA)
+    registry = _registry(
+        base, url=f"{base}/train.de.gz", name="train.de", unpack="gunzip", unpacked_sha256=SHA
+    )
     [path] = download("toy", tmp_path / "cache", registry=registry)
     assert path == tmp_path / "cache" / "toy" / "train.de" and path.read_bytes() == CONTENT
     (root / "train.de.gz").unlink()  # a second call must not need the server
     assert download("toy", tmp_path / "cache", registry=registry) == [path]
 
 
-@pytest.mark.parametrize("remote", [
-    {"name": "train.de", "sha256": "0" * 64},  # the bytes do not match
-    {"name": "train.de", "unpack": "gunzip", "unpacked_sha256": "0" * 64},
-])
+@pytest.mark.parametrize(
+    "remote",
+    [
+        {"name": "train.de", "sha256": "0" * 64},  # the bytes do not match
+        {"name": "train.de", "unpack": "gunzip", "unpacked_sha256": "0" * 64},
+    ],
+)
 def test_checksum_mismatch_is_a_clear_error_and_leaves_nothing(server, tmp_path, remote):
     root, base = server
     payload = gzip.compress(CONTENT) if remote.get("unpack") else CONTENT
@@ -69,8 +74,9 @@ def test_zip_member_extracted_and_corrupt_zip_refused(server, tmp_path):
     with zipfile.ZipFile(root / "cmn-eng.zip", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("cmn.txt", CONTENT)
         archive.writestr("_about.txt", "about")
-    registry = _registry(base, url=f"{base}/cmn-eng.zip", name="cmn.txt", unpack="zip",
-                         member="cmn.txt")
+    registry = _registry(
+        base, url=f"{base}/cmn-eng.zip", name="cmn.txt", unpack="zip", member="cmn.txt"
+    )
     [path] = download("toy", tmp_path / "cache", registry=registry)
     assert path.read_bytes() == CONTENT
     (root / "cmn-eng.zip").write_bytes((root / "cmn-eng.zip").read_bytes()[:60])  # truncated
@@ -99,8 +105,9 @@ def test_cli_download_from_a_mirror_with_a_corrupted_file(server, tmp_path, caps
     """The real Multi30k entry, fetched from a local mirror serving wrong bytes."""
     root, base = server
     (root / "train.de.gz").write_bytes(gzip.compress(b"not the real file\n"))
-    status = main(["data", "download", "multi30k", "--cache-dir", str(tmp_path / "cache"),
-                   "--mirror", base])
+    status = main(
+        ["data", "download", "multi30k", "--cache-dir", str(tmp_path / "cache"), "--mirror", base]
+    )
     assert status == 2
     assert "checksum mismatch" in capsys.readouterr().err
     assert list((tmp_path / "cache" / "multi30k").iterdir()) == []

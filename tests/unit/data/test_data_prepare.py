@@ -10,10 +10,30 @@ from fanyi.config import save_yaml
 from fanyi.data import DataConfig, MalformedLineError, TokenBatchSampler, prepare
 from fanyi.data.batching import collate, load_split, load_vocabs
 
-EN = ["Hi.", "Run.", "Tom is here.", "We try.", "Who are you?", "I like cats.", "Go away!",
-      "It is late.", "Thank you.", "See you tomorrow."]
-ZH = ["嗨。", "跑。", "湯姆在這裡。", "我們來試試。", "你是誰？", "我喜歡貓。", "走開！",
-      "很晚了。", "謝謝你。", "明天見。"]
+EN = [
+    "Hi.",
+    "Run.",
+    "Tom is here.",
+    "We try.",
+    "Who are you?",
+    "I like cats.",
+    "Go away!",
+    "It is late.",
+    "Thank you.",
+    "See you tomorrow.",
+]
+ZH = [
+    "嗨。",
+    "跑。",
+    "湯姆在這裡。",
+    "我們來試試。",
+    "你是誰？",
+    "我喜歡貓。",
+    "走開！",
+    "很晚了。",
+    "謝謝你。",
+    "明天見。",
+]
 
 
 def _tsv(tmp_path, n=120, extra=b""):
@@ -25,8 +45,14 @@ def _tsv(tmp_path, n=120, extra=b""):
 
 
 def _config(tmp_path, path, **kwargs) -> DataConfig:
-    values = {"train": str(path), "out_dir": str(tmp_path / "out"), "dev_size": 10,
-              "test_size": 10, "vocab_size": 400, **kwargs}
+    values = {
+        "train": str(path),
+        "out_dir": str(tmp_path / "out"),
+        "dev_size": 10,
+        "test_size": 10,
+        "vocab_size": 400,
+        **kwargs,
+    }
     return DataConfig(**values)
 
 
@@ -35,8 +61,12 @@ def test_prepare_writes_splits_vocab_and_a_consistent_manifest(tmp_path):
     manifest = prepare(_config(tmp_path, _tsv(tmp_path, extra=extra)))
     report = manifest["report"]["corpus"]
     assert report["input_lines"] == 124
-    assert report["dropped"] == {"duplicate": 1, "empty": 1, "invalid_utf8": 1,
-                                 "malformed_columns": 1}
+    assert report["dropped"] == {
+        "duplicate": 1,
+        "empty": 1,
+        "invalid_utf8": 1,
+        "malformed_columns": 1,
+    }
     assert report["kept"] == 120 == sum(manifest["pairs"].values())
     assert manifest["pairs"]["dev"] == manifest["pairs"]["test"] == 10
     out = tmp_path / "out"
@@ -74,9 +104,12 @@ def test_bidirectional_with_tags_and_loading_as_tensors(tmp_path):
     sampler = TokenBatchSampler(*dataset.sizes(), max_tokens=64)
     batch = collate([dataset[i] for i in next(iter(sampler))])
     assert batch.src.dtype == torch.long and batch.src.numel() <= 64
-    assert vocabs[1].decode(batch.tgt_out[0].tolist()) == \
-        (tmp_path / "out" / "train.tgt").read_text(encoding="utf-8").splitlines()[
-            next(iter(sampler))[0]]
+    assert (
+        vocabs[1].decode(batch.tgt_out[0].tolist())
+        == (tmp_path / "out" / "train.tgt")
+        .read_text(encoding="utf-8")
+        .splitlines()[next(iter(sampler))[0]]
+    )
 
 
 def test_aligned_files_with_given_splits_drop_train_overlap(tmp_path):
@@ -88,10 +121,17 @@ def test_aligned_files_with_given_splits_drop_train_overlap(tmp_path):
             de[0], en[1] = "Satz 100.", "Sentence 201."  # share one side with dev / test
         (tmp_path / f"{split}.de").write_text("\n".join(de) + "\n")
         (tmp_path / f"{split}.en").write_text("\n".join(en) + "\n")
-    config = DataConfig(format="aligned", train=str(tmp_path / "train"),
-                        dev=str(tmp_path / "dev"), test=str(tmp_path / "test"), src_lang="de",
-                        tgt_lang="en", vocab_size=300, joint_vocab=False,
-                        out_dir=str(tmp_path / "out"))
+    config = DataConfig(
+        format="aligned",
+        train=str(tmp_path / "train"),
+        dev=str(tmp_path / "dev"),
+        test=str(tmp_path / "test"),
+        src_lang="de",
+        tgt_lang="en",
+        vocab_size=300,
+        joint_vocab=False,
+        out_dir=str(tmp_path / "out"),
+    )
     manifest = prepare(config)
     assert manifest["report"]["train"]["dropped"] == {"overlap": 2}
     assert manifest["pairs"] == {"train": 48, "dev": 5, "test": 5}

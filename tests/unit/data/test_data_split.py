@@ -6,8 +6,7 @@ from hypothesis import strategies as st
 from fanyi.data.split import components, leak_free_split
 
 # Few distinct sentences, so that many pairs share a side and components chain.
-_pairs = st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from("ABCDEFGH")),
-                  max_size=60)
+_pairs = st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from("ABCDEFGH")), max_size=60)
 
 
 def test_components_link_shared_sources_and_targets():

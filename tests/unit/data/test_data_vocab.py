@@ -6,8 +6,16 @@ import sentencepiece as spm
 from fanyi.data.normalize import Normalizer
 from fanyi.data.vocab import Vocab, add_tag, split_tag, train_sentencepiece
 
-SENTENCES = ["你好，世界！", "Hello, world!", "汤姆在这里。", "Tom is here.", "我们来试试。",
-             "We try.", "他２０岁了吗？", "Is he 20?"] * 20
+SENTENCES = [
+    "你好，世界！",
+    "Hello, world!",
+    "汤姆在这里。",
+    "Tom is here.",
+    "我们来试试。",
+    "We try.",
+    "他２０岁了吗？",
+    "Is he 20?",
+] * 20
 
 
 def _train(tmp_path, lines, vocab_size, tags=()):
@@ -56,8 +64,13 @@ def test_sentencepiece_defaults_would_break_the_round_trip(tmp_path):
     """Why the identity rule and byte fallback: the defaults rewrite "，" and lose "龘"."""
     corpus = tmp_path / "train.txt"
     corpus.write_text("".join(f"{line}\n" for line in SENTENCES), encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "default"),
-                                   vocab_size=60, hard_vocab_limit=False, minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(tmp_path / "default"),
+        vocab_size=60,
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
     default = spm.SentencePieceProcessor(model_file=str(tmp_path / "default.model"))
     assert default.decode(default.encode("你好，世界！龘")) == "你好,世界! ⁇ "
     ours = _train(tmp_path, SENTENCES, 400)
