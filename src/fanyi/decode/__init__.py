@@ -1,5 +1,30 @@
-"""Translation: search over the decoder's key/value cache."""
+"""Translation: search over the decoder's key/value cache.
 
-from .search import greedy_search
+config.py      DecodeConfig: beam, n-best, length penalty, limits, sampling, dtype, threads
+search.py      decode (the entry point), greedy decoding, sampling, greedy_search for validation
+beam.py        batched beam search with GNMT length penalty and n-best lists
+hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty
+quantize.py    bf16 and int8 copies of a model for faster CPU decoding
+parallel.py    single-thread workers on parts of a batch
+long_input.py  sources longer than the model's positions
+"""
 
-__all__ = ["greedy_search"]
+from .beam import beam_search
+from .config import DecodeConfig
+from .hypothesis import Hypothesis, length_penalty
+from .quantize import prepare_model, quantize_int8, to_bfloat16
+from .search import decode, greedy_decode, greedy_search, sample
+
+__all__ = [
+    "DecodeConfig",
+    "Hypothesis",
+    "beam_search",
+    "decode",
+    "greedy_decode",
+    "greedy_search",
+    "length_penalty",
+    "prepare_model",
+    "quantize_int8",
+    "sample",
+    "to_bfloat16",
+]

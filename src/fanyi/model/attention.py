@@ -71,10 +71,13 @@ class KVCache:
         self.key, self.value = key, value
 
     def select(self, index: Tensor) -> None:
-        """Keep batch rows ``index`` (in that order): beam reordering and dropping finished rows."""
+        """Keep batch rows ``index`` (in that order): beam reordering and dropping finished rows.
+
+        The spare capacity is kept, so the next ``append`` writes in place instead of growing.
+        """
         if self.key is not None and self.value is not None:
-            self.key = self.key[:, :, : self.length].index_select(0, index)
-            self.value = self.value[:, :, : self.length].index_select(0, index)
+            self.key = self.key.index_select(0, index)
+            self.value = self.value.index_select(0, index)
 
 
 class MultiHeadAttention(nn.Module):

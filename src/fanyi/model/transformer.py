@@ -48,6 +48,12 @@ class DecoderState:
         if self.src_mask is not None:
             self.src_mask = self.src_mask.index_select(0, index)
 
+    def reorder(self, index: Tensor) -> None:
+        """Reorder rows among the beams of each source (no row moves to another source): only the
+        self-attention caches change, the memory keys/values being equal across a source's beams."""
+        for cache in self.self_attn:
+            cache.select(index)
+
 
 class Decoder(nn.Module):
     """A stack of N_dec decoder layers (plus a final LayerNorm when pre-norm)."""
@@ -141,9 +147,17 @@ class Transformer(nn.Module):
             self.generator.proj.weight = shared
 
     def reset_parameters(self) -> None:
-        """Xavier-uniform for every matrix, as in the paper's reference code; zero padding rows."""
+        """Initialise as the paper's reference code (tensor2tensor) does.
+
+        Weight matrices: Xavier-uniform. Token embeddings: N(0, d_model^−0.5), so that after the
+        √d_model scaling they have unit variance, comparable to the positional encoding (Xavier
+        on a small vocabulary would drown the positions). Padding rows are zero.
+        """
+        embeddings = {id(e.embeddings.lut.weight) for e in (self.src_embed, self.tgt_embed)}
         for p in self.parameters():
-            if p.dim() > 1:
+            if id(p) in embeddings:
+                nn.init.normal_(p, mean=0.0, std=self.config.d_model**-0.5)
+            elif p.dim() > 1:
                 nn.init.xavier_uniform_(p)
         with torch.no_grad():
             for embed in (self.src_embed, self.tgt_embed):

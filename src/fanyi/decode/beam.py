@@ -1,0 +1,157 @@
+"""Batched beam search with GNMT length penalty, n-best lists, and a batch that shrinks.
+
+Each step every live beam proposes its continuations; per source the 2k best (k = beam size)
+are ranked. EOS candidates among the first k are set aside as finished hypotheses; the k best
+others continue. A source is done once it has k finished hypotheses or reaches its length
+limit (where only EOS is allowed); its rows then leave the batch. Sources never interact, so
+results do not depend on how sources are batched, and beam 1 is greedy decoding.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from ..data.vocab import BOS_ID, EOS_ID
+from ..model import DecoderState, Transformer
+from .config import DecodeConfig
+from .hypothesis import Hypothesis, constrain, finish, source_lengths, step_log_probs, target_limits
+
+
+@dataclass
+class _Beams:
+    """The live sources of a beam search: n sources x k beams, rows ordered source-major."""
+
+    source: Tensor  # n: index of each live source in the input batch
+    scores: Tensor  # n x k: log P of each beam's prefix (-inf for an unused beam)
+    prefix: Tensor  # n·k x t: tokens fed so far, BOS first
+    limits: Tensor  # n: most tokens before EOS
+    attention: Tensor | None  # n·k x t x s, when asked for
+
+
+@dataclass
+class _Candidates:
+    """The 2k best one-token extensions of each source's beams (sorted, best first)."""
+
+    scores: Tensor  # n x 2k: log P of the extended prefix
+    row: Tensor  # n x 2k: the batch row (n·k rows) each one extends
+    token: Tensor  # n x 2k
+
+
+def start_beams(
+    model: Transformer, src: Tensor, config: DecodeConfig, bos_id: int
+) -> tuple[_Beams, DecoderState]:
+    """k copies of each source's decoder state; only the first beam is live at step 0."""
+    n, k = src.size(0), config.beam
+    state = model.start_decoding(src)
+    state.select(torch.arange(n).repeat_interleave(k))
+    scores = torch.full((n, k), float("-inf"))
+    scores[:, 0] = 0.0
+    prefix = src.new_full((n * k, 1), bos_id)
+    return _Beams(torch.arange(n), scores, prefix, target_limits(model, src, config), None), state
+
+
+def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
+    """The 2k best extensions per source of all its beams (log_probs: n·k x V)."""
+    n, k = beams.scores.shape
+    vocab = log_probs.size(-1)
+    total = beams.scores[:, :, None] + log_probs.view(n, k, vocab)  # n x k x V
+    scores, flat = total.view(n, k * vocab).topk(min(2 * k, k * vocab), dim=1)  # n x 2k
+    row = torch.div(flat, vocab, rounding_mode="floor") + torch.arange(n)[:, None] * k
+    return _Candidates(scores, row, flat % vocab)
+
+
+def set_aside(
+    beams: _Beams,
+    cand: _Candidates,
+    attention: Tensor | None,
+    finished: list[list[Hypothesis]],
+    config: DecodeConfig,
+    lengths: list[int],
+    eos_id: int,
+) -> None:
+    """Move EOS candidates ranked within the first k of their source to ``finished``."""
+    k = beams.scores.size(1)
+    ends = (cand.token[:, :k] == eos_id) & cand.scores[:, :k].isfinite()  # n x k
+    for i, j in ends.nonzero().tolist():
+        source, row = int(beams.source[i]), int(cand.row[i, j])
+        att = None
+        if attention is not None:
+            att = with_step(beams.attention, torch.tensor([row]), attention)[
+                0, :, : lengths[source]
+            ]
+        ids = beams.prefix[row, 1:].tolist()
+        finished[source].append(finish(ids, float(cand.scores[i, j]), config.length_penalty, att))
+
+
+def advance(beams: _Beams, cand: _Candidates, attention: Tensor | None, eos_id: int) -> Tensor:
+    """Continue each source's k best non-EOS candidates; returns the rows they extend (n x k)."""
+    k = beams.scores.size(1)
+    scores = cand.scores.masked_fill(cand.token == eos_id, float("-inf"))
+    beams.scores, best = scores.topk(k, dim=1)  # n x k
+    rows, tokens = cand.row.gather(1, best), cand.token.gather(1, best)
+    beams.prefix = torch.cat([beams.prefix[rows.flatten()], tokens.view(-1, 1)], dim=1)
+    if attention is not None:
+        beams.attention = with_step(beams.attention, rows.flatten(), attention)
+    return rows
+
+
+def with_step(past: Tensor | None, rows: Tensor, attention: Tensor) -> Tensor:
+    """Attention histories of ``rows`` followed by this step's: len(rows) x (t+1) x s."""
+    step = attention[rows, None]
+    return step if past is None else torch.cat([past[rows], step], dim=1)
+
+
+def drop_done(beams: _Beams, state: DecoderState, rows: Tensor, done: Tensor) -> None:
+    """Reorder the decoder state to the new beams (rows: n x k) and drop the ``done`` sources."""
+    if not bool(done.any()):
+        state.reorder(rows.flatten())  # beams move only within their source
+        return
+    keep = (~done).nonzero()[:, 0]
+    state.select(rows[keep].flatten())
+    k = rows.size(1)
+    keep_rows = (keep[:, None] * k + torch.arange(k)).flatten()
+    beams.source, beams.scores, beams.limits = (
+        beams.source[keep],
+        beams.scores[keep],
+        beams.limits[keep],
+    )
+    beams.prefix = beams.prefix[keep_rows]
+    if beams.attention is not None:
+        beams.attention = beams.attention[keep_rows]
+
+
+def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:
+    """The ``n_best`` highest-scoring hypotheses, best first."""
+    return sorted(finished, key=lambda h: h.score, reverse=True)[:n_best]
+
+
+@torch.no_grad()
+def beam_search(
+    model: Transformer,
+    src: Tensor,
+    config: DecodeConfig,
+    bos_id: int = BOS_ID,
+    eos_id: int = EOS_ID,
+) -> list[list[Hypothesis]]:
+    """Beam search of width ``config.beam`` for each source (b x s); per source its n-best."""
+    beams, state = start_beams(model, src, config, bos_id)
+    lengths = source_lengths(model, src).tolist()
+    finished: list[list[Hypothesis]] = [[] for _ in range(src.size(0))]
+    for step in itertools.count():
+        log_probs, attention = step_log_probs(model, beams.prefix[:, -1:], state, config.attention)
+        constrain(
+            log_probs, step, beams.limits.repeat_interleave(config.beam), config.min_len, eos_id
+        )
+        cand = expand(beams, log_probs)
+        set_aside(beams, cand, attention, finished, config, lengths, eos_id)
+        rows = advance(beams, cand, attention, eos_id)
+        counts = torch.tensor([len(finished[s]) for s in beams.source.tolist()])
+        done = (counts >= config.beam) | (beams.limits <= step)
+        if bool(done.all()):
+            break
+        drop_done(beams, state, rows, done)
+    return [best_first(hyps, config.n_best) for hyps in finished]

@@ -1,0 +1,48 @@
+"""Decoding options: one dataclass, saved beside a model like every other config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Dtype = Literal["fp32", "bf16", "int8"]
+LongInput = Literal["error", "split"]
+
+
+@dataclass
+class DecodeConfig:
+    """How to search for translations, and how fast.
+
+    Output length: at most ``max_len_a · |src| + max_len_b`` tokens (capped by the model's
+    ``max_len``); EOS is forced once that is reached and forbidden before ``min_len`` tokens.
+    Beam scores are GNMT's: log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α, |Y| counting EOS.
+    """
+
+    beam: int = 4  # 1 = greedy
+    n_best: int = 1  # hypotheses returned per source (≤ beam; samples per source when sampling)
+    length_penalty: float = 0.6  # GNMT α; 0 ranks by log-probability alone
+    max_len_a: float = 1.5
+    max_len_b: int = 10
+    min_len: int = 0
+    sampling: bool = False  # draw tokens instead of searching (beam is then ignored)
+    temperature: float = 1.0
+    top_k: int = 0  # sample among the k most probable tokens; 0 = all
+    top_p: float = 1.0  # nucleus: smallest set of tokens with probability ≥ top_p
+    seed: int | None = None  # sampling seed; None = torch's global generator
+    dtype: Dtype = "fp32"  # bf16: weights converted (not autocast); int8: dynamic quantisation
+    threads: int = 1  # intra-op threads per worker; ≤ 0 = every core
+    workers: int = 1  # split each batch across this many single-batch workers
+    long_input: LongInput = "error"  # sources longer than the model's max_len: raise, or split
+    attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
+
+    def __post_init__(self) -> None:
+        if self.beam < 1 or self.n_best < 1 or self.workers < 1:
+            raise ValueError("beam, n_best and workers must be ≥ 1")
+        if not self.sampling and self.n_best > self.beam:
+            raise ValueError(f"n_best={self.n_best} exceeds beam={self.beam}")
+        if self.temperature <= 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
+            raise ValueError("need temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
+        if self.dtype not in ("fp32", "bf16", "int8"):
+            raise ValueError(f"dtype must be fp32, bf16 or int8, not {self.dtype!r}")
+        if self.long_input not in ("error", "split"):
+            raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")

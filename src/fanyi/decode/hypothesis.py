@@ -1,0 +1,74 @@
+"""Pieces shared by every search: the hypothesis record, length limits and penalty, step scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from ..model import DecoderState, Transformer
+from .config import DecodeConfig
+
+
+@dataclass
+class Hypothesis:
+    """One finished translation of one source."""
+
+    tokens: list[int]  # generated ids, without BOS and EOS
+    score: float  # log_prob / lp(len(tokens) + 1): the rank used by beam search
+    log_prob: float  # log P(tokens, EOS | source)
+    attention: Tensor | None = None  # (len(tokens) + 1) x |source|: last layer, mean over heads
+
+
+def length_penalty(length: int, alpha: float) -> float:
+    """GNMT's lp(Y) = ((5 + |Y|) / 6)^α (Wu et al., 2016, eq. 14)."""
+    return ((5.0 + length) / 6.0) ** alpha
+
+
+def finish(
+    tokens: list[int], log_prob: float, alpha: float, attention: Tensor | None = None
+) -> Hypothesis:
+    """A hypothesis ending in EOS; ``tokens`` excludes BOS and EOS."""
+    score = log_prob / length_penalty(len(tokens) + 1, alpha)
+    return Hypothesis(tokens, score, log_prob, attention)
+
+
+def source_lengths(model: Transformer, src: Tensor) -> Tensor:
+    """Non-padding tokens per source: b."""
+    return (src != model.config.pad_id).sum(dim=1)
+
+
+def target_limits(model: Transformer, src: Tensor, config: DecodeConfig) -> Tensor:
+    """Most tokens (before EOS) each source may produce: a·|src| + b, within the model's positions."""
+    limits = (source_lengths(model, src) * config.max_len_a + config.max_len_b).long()
+    return limits.clamp(min=1, max=model.config.max_len - 1)
+
+
+def step_log_probs(
+    model: Transformer,
+    tokens: Tensor,
+    state: DecoderState,
+    need_attention: bool,
+) -> tuple[Tensor, Tensor | None]:
+    """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider)
+    and, if asked, the last layer's cross-attention averaged over heads (b x s)."""
+    hidden, weights = model.decode_step(tokens, state, need_weights=need_attention)
+    logits = model.generator.logits(hidden[:, -1])  # b x V
+    if logits.dtype not in (torch.float32, torch.float64):
+        logits = logits.float()  # bf16 scores would tie and drift over a long beam
+    attention = weights[-1].float().mean(dim=1)[:, -1] if need_attention else None
+    return logits.log_softmax(dim=-1), attention
+
+
+def constrain(log_probs: Tensor, step: int, limits: Tensor, min_len: int, eos_id: int) -> Tensor:
+    """Forbid EOS before ``min_len`` tokens; once a row has ``limits`` tokens allow only EOS
+    (keeping its own log-probability). ``log_probs``: b x V, changed in place."""
+    if step < min_len:
+        log_probs[:, eos_id] = float("-inf")
+    at_limit = limits <= step  # b
+    if bool(at_limit.any()):
+        not_eos = torch.ones_like(log_probs[0], dtype=torch.bool)
+        not_eos[eos_id] = False
+        log_probs.masked_fill_(at_limit[:, None] & not_eos, float("-inf"))
+    return log_probs
