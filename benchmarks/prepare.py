@@ -24,9 +24,9 @@ import numpy as np
 import opencc
 import sentencepiece
 import torch
-import yaml
 
 import fanyi
+from fanyi.config import load_yaml, override
 from fanyi.data import DataConfig, TokenBatchSampler, load_split, padding_fraction, prepare
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,8 +38,7 @@ RECIPES = {
 
 def time_prepare(recipe: str, out_dir: Path) -> tuple[dict, float, float]:
     """(manifest, seconds cold, seconds for the no-op re-run)."""
-    values = yaml.safe_load((REPO / recipe).read_text())
-    config = DataConfig(**{**values, "out_dir": str(out_dir)})
+    config = override(load_yaml(DataConfig, REPO / recipe), {"out_dir": str(out_dir)})
     start = time.perf_counter()
     manifest = prepare(config)
     cold = time.perf_counter() - start

@@ -2,8 +2,7 @@
 
 from pathlib import Path
 
-import yaml
-
+from fanyi.config import load_yaml, override
 from fanyi.data import DataConfig, TokenBatchSampler, load_split, load_vocabs, make_loader, prepare
 
 REPO = Path(__file__).resolve().parents[2]
@@ -12,17 +11,9 @@ LINES = 2000
 
 def test_prepare_a_slice_of_tatoeba(tmp_path, data_dir, monkeypatch):
     monkeypatch.setenv("FANYI_DATA", str(data_dir))
-    recipe = yaml.safe_load((REPO / "configs" / "data" / "tatoeba-zh-en.yaml").read_text())
-    config = DataConfig(
-        **{
-            **recipe,
-            "limit": LINES,
-            "dev_size": 100,
-            "test_size": 100,
-            "vocab_size": 2000,
-            "out_dir": str(tmp_path / "out"),
-        }
-    )
+    recipe = load_yaml(DataConfig, REPO / "configs" / "data" / "tatoeba-zh-en.yaml")
+    overrides = {"limit": LINES, "dev_size": 100, "test_size": 100, "vocab_size": 2000}
+    config = override(recipe, {**overrides, "out_dir": str(tmp_path / "out")})
     manifest = prepare(config)
 
     report = manifest["report"]["corpus"]
