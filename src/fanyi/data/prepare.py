@@ -19,6 +19,7 @@ from pathlib import Path
 import opencc
 import sentencepiece
 
+from .. import __version__
 from .. import config as config_io
 from .config import DataConfig, resolve_path
 from .corpus import Cleaner, Pair, Record, Report, clean, drop_overlap, read_aligned, read_tsv
@@ -169,8 +170,6 @@ def _up_to_date(out: Path, config: DataConfig, inputs: dict[str, str]) -> dict |
 
 
 def _versions() -> dict[str, str]:
-    from .. import __version__
-
     return {
         "fanyi": __version__,
         "python": platform.python_version(),
