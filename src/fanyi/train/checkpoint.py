@@ -1,0 +1,357 @@
+"""Model directories: atomic safetensors checkpoints, resume state without pickle, averaging.
+
+A model directory holds ``model.safetensors`` (each shared tensor stored once), ``config.yaml``
+(sections ``model``, ``data``, ``train``, ``vocab``, ``checkpoint``), the SentencePiece model(s)
+and, for resuming, ``training_state.safetensors`` + ``training_state.json`` (tensors and the
+structure around them). A directory is written complete under a temporary name, then renamed
+into place; a run directory's ``checkpoints.json`` (replaced atomically) names its ``last`` and
+``best`` checkpoints. A crash at any moment therefore leaves the previous checkpoint loadable.
+Nothing is ever unpickled: pickle files are refused, since loading one can run code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+from safetensors import safe_open
+from safetensors.torch import save_file
+from torch import Tensor
+
+from .. import config as config_io
+from ..data import DataConfig
+from ..model import ModelConfig, Transformer, build_model
+from .config import TrainConfig
+
+MODEL_FILE = "model.safetensors"
+CONFIG_FILE = "config.yaml"
+STATE_TENSORS = "training_state.safetensors"
+STATE_JSON = "training_state.json"
+INDEX_FILE = "checkpoints.json"
+PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle")
+PAUSE_ENV = "FANYI_TEST_SAVE_PAUSE"  # tests: seconds to sleep half-way through a save
+
+
+@dataclass
+class Checkpoint:
+    """What ``config.yaml`` of a model directory says, and where the directory is."""
+
+    path: Path
+    model: ModelConfig
+    data: DataConfig
+    train: TrainConfig | None
+    vocab: dict[str, Any]  # src_model, tgt_model (file names in the directory), joint
+    info: dict[str, Any] = field(default_factory=dict)  # step, metrics, averaged_from, ...
+
+    @property
+    def src_spm(self) -> Path:
+        return self.path / self.vocab["src_model"]
+
+    @property
+    def tgt_spm(self) -> Path:
+        return self.path / self.vocab["tgt_model"]
+
+
+# --- writing ---
+
+
+def model_tensors(model: torch.nn.Module) -> tuple[dict[str, Tensor], dict[str, str]]:
+    """The state dict with each shared tensor once, and {dropped name: kept name} to re-tie."""
+    tensors: dict[str, Tensor] = {}
+    aliases: dict[str, str] = {}
+    seen: dict[tuple[int, int, tuple[int, ...]], str] = {}
+    for name, tensor in model.state_dict().items():
+        key = (tensor.data_ptr(), tensor.storage_offset(), tuple(tensor.shape))
+        if key in seen:
+            aliases[name] = seen[key]
+        else:
+            seen[key] = name
+            tensors[name] = tensor.detach().cpu().contiguous()
+    return tensors, aliases
+
+
+def write_model_dir(
+    path: str | Path,
+    model: torch.nn.Module,
+    sections: dict[str, Any],
+    vocab_files: Sequence[Path],
+    training_state: dict[str, Any] | None = None,
+) -> Path:
+    """Write a complete model directory at ``path`` atomically (temporary directory + rename)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    tensors, aliases = model_tensors(model)
+    save_file(tensors, tmp / MODEL_FILE, metadata={"aliases": json.dumps(aliases)})
+    _pause_for_tests()
+    for vocab_file in dict.fromkeys(vocab_files):
+        shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
+    (tmp / CONFIG_FILE).write_text(
+        yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    if training_state is not None:
+        _write_training_state(tmp, training_state)
+    _fsync_dir_files(tmp)
+    if path.exists():  # an unreferenced leftover of an interrupted run (never `last`)
+        shutil.rmtree(path)
+    os.replace(tmp, path)
+    _fsync(path.parent)
+    return path
+
+
+def _pause_for_tests() -> None:
+    pause = float(os.environ.get(PAUSE_ENV, "0") or 0)
+    if pause:
+        time.sleep(pause)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir_files(directory: Path) -> None:
+    for child in directory.iterdir():
+        _fsync(child)
+    _fsync(directory)
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    """Replace ``path`` by ``value`` as JSON: temporary file in the same directory, then rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(value, f, indent=2, ensure_ascii=False)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync(path.parent)
+
+
+# --- training state: tensors in safetensors, structure and scalars in JSON ---
+
+
+def _write_training_state(directory: Path, state: dict[str, Any]) -> None:
+    tensors: dict[str, Tensor] = {}
+    structure = _split(state, "state", tensors)
+    save_file(tensors, directory / STATE_TENSORS)
+    (directory / STATE_JSON).write_text(json.dumps(structure), encoding="utf-8")
+
+
+def _split(obj: Any, key: str, tensors: dict[str, Tensor]) -> Any:
+    """``obj`` as JSON-able structure; each tensor moves to ``tensors`` under its path."""
+    if isinstance(obj, Tensor):
+        tensors[key] = obj.detach().cpu().contiguous()
+        return {"__tensor__": key}
+    if isinstance(obj, dict):
+        if all(isinstance(k, str) for k in obj):
+            return {k: _split(v, f"{key}.{k}", tensors) for k, v in obj.items()}
+        return {"__items__": [[k, _split(v, f"{key}.{k}", tensors)] for k, v in obj.items()]}
+    if isinstance(obj, (list, tuple)):
+        return [_split(v, f"{key}.{i}", tensors) for i, v in enumerate(obj)]
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    raise TypeError(f"cannot store a {type(obj).__name__} in a training state ({key})")
+
+
+def _join(obj: Any, tensors: dict[str, Tensor]) -> Any:
+    """Inverse of :func:`_split`."""
+    if isinstance(obj, dict):
+        if "__tensor__" in obj:
+            return tensors[obj["__tensor__"]]
+        if "__items__" in obj:
+            return {k: _join(v, tensors) for k, v in obj["__items__"]}
+        return {k: _join(v, tensors) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_join(v, tensors) for v in obj]
+    return obj
+
+
+def load_training_state(model_dir: str | Path) -> dict[str, Any]:
+    """The resume state of a checkpoint directory (optimizer, RNG, data position, …)."""
+    model_dir = Path(model_dir)
+    files = (model_dir / STATE_TENSORS, model_dir / STATE_JSON)
+    for path in files:
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} not found: {model_dir} cannot be resumed")
+        refuse_pickle(path)
+    return _join(json.loads(files[1].read_text(encoding="utf-8")), _read_tensors(files[0])[0])
+
+
+def capture_rng() -> dict[str, Any]:
+    """Python, NumPy and torch (CPU, CUDA) generator states."""
+    version, internal, gauss = random.getstate()
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    state = {"python": [version, list(internal), gauss],
+             "numpy": [name, keys.tolist(), pos, has_gauss, cached],
+             "torch": torch.get_rng_state()}
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state()
+    return state
+
+
+def restore_rng(state: dict[str, Any]) -> None:
+    """Inverse of :func:`capture_rng`."""
+    version, internal, gauss = state["python"]
+    random.setstate((version, tuple(internal), gauss))
+    name, keys, pos, has_gauss, cached = state["numpy"]
+    np.random.set_state((name, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state(state["cuda"])
+
+
+# --- reading ---
+
+
+def refuse_pickle(path: Path) -> None:
+    """Raise if ``path`` is, by name or by content, a pickle or ``torch.save`` file."""
+    if path.suffix in PICKLE_SUFFIXES:
+        raise ValueError(f"{path}: refusing a pickle-format checkpoint (unpickling can run code); "
+                         "fanyi reads safetensors model directories only")
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if (head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05")) or \
+            head == b"PK\x03\x04":
+        raise ValueError(f"{path}: this is a pickle/torch.save file, not safetensors; refusing "
+                         "to load it (unpickling can run code)")
+
+
+def _read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
+    refuse_pickle(path)
+    with safe_open(str(path), framework="pt") as f:
+        metadata = f.metadata() or {}
+        return {k: f.get_tensor(k) for k in f.keys()}, metadata  # noqa: SIM118
+
+
+def resolve(path: str | Path, which: str = "best") -> Path:
+    """A model directory: ``path`` itself, or its run's ``best``/``last`` checkpoint."""
+    path = Path(path)
+    if path.is_file():
+        refuse_pickle(path)
+        raise ValueError(f"{path} is a file; give its model directory")
+    if (path / MODEL_FILE).is_file():
+        return path
+    if (path / INDEX_FILE).is_file():
+        index = json.loads((path / INDEX_FILE).read_text(encoding="utf-8"))
+        name = index.get(which) or index.get("last")
+        if name:
+            return path / name
+    pickles = [p.name for p in path.glob("*") if p.suffix in PICKLE_SUFFIXES]
+    if pickles:
+        raise ValueError(f"{path} holds {', '.join(pickles)} but no {MODEL_FILE}: fanyi refuses "
+                         "pickle checkpoints (unpickling can run code)")
+    raise FileNotFoundError(f"{path} is neither a model directory ({MODEL_FILE}) nor a run "
+                            f"directory ({INDEX_FILE})")
+
+
+def read_checkpoint(path: str | Path, which: str = "best") -> Checkpoint:
+    """The configs of a model directory (or of a run's best/last checkpoint)."""
+    path = resolve(path, which)
+    sections = yaml.safe_load((path / CONFIG_FILE).read_text(encoding="utf-8"))
+    train = sections.get("train")
+    return Checkpoint(
+        path=path,
+        model=config_io.from_dict(ModelConfig, sections["model"]),
+        data=config_io.from_dict(DataConfig, sections["data"]),
+        train=config_io.from_dict(TrainConfig, train) if train is not None else None,
+        vocab=sections["vocab"],
+        info=sections.get("checkpoint", {}),
+    )
+
+
+def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:
+    """Every tensor of ``model.safetensors``, shared ones under each of their names."""
+    tensors, metadata = _read_tensors(Path(model_dir) / MODEL_FILE)
+    for alias, name in json.loads(metadata.get("aliases", "{}")).items():
+        tensors[alias] = tensors[name]
+    return tensors
+
+
+def load_into(model: Transformer, state_dict: dict[str, Tensor], source: Path) -> None:
+    """Copy ``state_dict`` into ``model``, explaining any mismatch with its config."""
+    expected = model.state_dict()
+    problems = [f"missing {k}" for k in expected if k not in state_dict]
+    problems += [f"unexpected {k}" for k in state_dict if k not in expected]
+    problems += [f"{k}: {tuple(t.shape)} in the file, {tuple(expected[k].shape)} by the config"
+                 for k, t in state_dict.items() if k in expected and t.shape != expected[k].shape]
+    if problems:
+        raise ValueError(f"{source} does not match its model config: " + "; ".join(problems[:5]))
+    model.load_state_dict(state_dict)
+
+
+def load_model(
+    model_dir: str | Path, dtype: torch.dtype | None = None, device: str | torch.device = "cpu"
+) -> tuple[Transformer, Checkpoint]:
+    """The trained model (in eval mode) and its configs, from a model or run directory."""
+    checkpoint = read_checkpoint(model_dir)
+    model = build_model(checkpoint.model)
+    load_into(model, read_state_dict(checkpoint.path), checkpoint.path / MODEL_FILE)
+    return model.to(device=device, dtype=dtype).eval(), checkpoint
+
+
+def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Tensor]:
+    """The element-wise mean of the parameters of ``paths`` (same model config required)."""
+    if not paths:
+        raise ValueError("no checkpoints to average")
+    configs = [read_checkpoint(p).model for p in paths]
+    if any(c != configs[0] for c in configs):
+        raise ValueError("cannot average checkpoints of different model configs")
+    total: dict[str, Tensor] = {}
+    for path in paths:
+        for name, tensor in read_state_dict(resolve(path)).items():
+            total[name] = total.get(name, 0) + tensor.double()
+    reference = read_state_dict(resolve(paths[0]))
+    return {k: (v / len(paths)).to(reference[k].dtype) for k, v in total.items()}
+
+
+# --- a run directory's index of checkpoints ---
+
+
+def read_index(run_dir: str | Path) -> dict[str, Any]:
+    """``{"last": name, "best": name, "kept": [names, oldest first]}`` of a run directory."""
+    path = Path(run_dir) / INDEX_FILE
+    if not path.is_file():
+        return {"last": None, "best": None, "kept": []}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def record_checkpoint(run_dir: str | Path, name: str, is_best: bool, keep_last: int) -> None:
+    """Make ``name`` the run's last (and maybe best) checkpoint; delete those no longer kept."""
+    run_dir = Path(run_dir)
+    old = read_index(run_dir)
+    kept = [n for n in old["kept"] if n != name] + [name]
+    index = {"last": name, "best": name if is_best else old["best"], "kept": kept[-keep_last:]}
+    write_json_atomic(run_dir / INDEX_FILE, index)  # the switch: before it, the old one holds
+    for stale in {*old["kept"], old["best"]} - {*index["kept"], index["best"], None}:
+        shutil.rmtree(run_dir / stale, ignore_errors=True)
+
+
+def average_run(run_dir: str | Path, last: int, out: str | Path | None = None) -> Path:
+    """Average the run's ``last`` most recent kept checkpoints into model directory ``out``."""
+    run_dir = Path(run_dir)
+    kept = read_index(run_dir)["kept"]
+    if len(kept) < last:
+        raise ValueError(f"{run_dir} keeps {len(kept)} checkpoint(s), fewer than --last {last}")
+    chosen = [run_dir / name for name in kept[-last:]]
+    newest = read_checkpoint(chosen[-1])
+    model = build_model(newest.model)
+    load_into(model, average_checkpoints(chosen), chosen[-1] / MODEL_FILE)
+    sections = yaml.safe_load((chosen[-1] / CONFIG_FILE).read_text(encoding="utf-8"))
+    sections["checkpoint"] = {**sections.get("checkpoint", {}), "metrics": {},
+                              "averaged_from": [p.name for p in chosen]}
+    vocab_files = [newest.src_spm, newest.tgt_spm]
+    return write_model_dir(Path(out) if out else run_dir / "averaged", model, sections,
+                           vocab_files)

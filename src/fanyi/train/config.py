@@ -1,0 +1,62 @@
+"""``TrainConfig``: every setting of ``fanyi train``, one YAML file, every key a flag."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+# Keys that may change when a run is resumed: they do not alter the parameters of steps taken
+# (stopping points, logging, validation cadence, threads). Every other key must match.
+RESUMABLE_CHANGES = frozenset(
+    {"max_steps", "max_epochs", "patience", "log_every", "progress", "threads", "keep_last",
+     "valid_bleu", "valid_bleu_sentences"}
+)
+
+
+@dataclass
+class TrainConfig:
+    """Data, model, the paper's optimiser recipe (§5.3, §5.4), validation and checkpoints."""
+
+    # --- where ---
+    data_dir: str = "data/tatoeba-zh-en"  # a directory written by `fanyi prepare`
+    out_dir: str = "runs/tatoeba-zh-en"  # the run: checkpoints, log.jsonl, plots
+    model_config: str | None = None  # YAML of ModelConfig keys; `model` overrides it
+    model: dict[str, Any] = field(default_factory=dict)  # inline ModelConfig keys
+    # --- batches (token-based, from the data pipeline) ---
+    max_tokens: int = 4096  # padded tokens per batch, per process
+    accumulation: int = 1  # batches per optimizer step (per process)
+    max_steps: int = 100_000  # optimizer steps
+    max_epochs: int | None = None  # stop after this many passes over train (None: no limit)
+    # --- optimisation (§5.3): Adam β=(0.9, 0.98), ε=1e-9, the Noam schedule ---
+    warmup: int = 4000
+    lr_factor: float = 1.0
+    adam_beta1: float = 0.9
+    adam_beta2: float = 0.98
+    adam_eps: float = 1e-9
+    label_smoothing: float = 0.1  # ε_ls (§5.4)
+    clip_norm: float | None = 1.0  # max gradient L2 norm; None: no clipping
+    dtype: Literal["auto", "fp32", "bf16"] = "auto"  # auto: bf16 where the hardware has it
+    device: str = "auto"  # auto: cuda if available, else cpu
+    # --- validation, checkpoints, early stopping ---
+    validate_every: int = 1000  # steps between validations (and checkpoints)
+    valid_max_tokens: int = 8000
+    valid_bleu: bool = True  # greedy-decode dev for BLEU/chrF (slower than the dev loss)
+    valid_bleu_sentences: int | None = None  # decode only the first N dev sentences
+    best_metric: Literal["bleu", "loss"] = "bleu"  # loss when valid_bleu is off
+    patience: int | None = None  # stop after this many validations without improvement
+    keep_last: int = 5  # step checkpoints kept (for averaging); best is always kept
+    # --- run ---
+    seed: int = 1
+    threads: int | None = None  # intra-op threads per process (default: cores / processes)
+    log_every: int = 100
+    progress: bool = True  # tqdm bar (rank 0)
+
+    def __post_init__(self) -> None:
+        for name in ("max_tokens", "accumulation", "max_steps", "warmup", "validate_every",
+                     "log_every", "keep_last"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0.0 <= self.label_smoothing < 1.0:
+            raise ValueError(f"label_smoothing must be in [0, 1), got {self.label_smoothing}")
+        if self.best_metric == "bleu" and not self.valid_bleu:
+            raise ValueError("best_metric: bleu needs valid_bleu: true (or use best_metric: loss)")
