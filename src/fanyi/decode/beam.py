@@ -18,7 +18,15 @@ from torch import Tensor
 from ..data.vocab import BOS_ID, EOS_ID
 from ..model import DecoderState, Transformer
 from .config import DecodeConfig
-from .hypothesis import Hypothesis, constrain, finish, source_lengths, step_log_probs, target_limits
+from .hypothesis import (
+    Hypothesis,
+    constrain,
+    finish,
+    length_penalty,
+    source_lengths,
+    step_log_probs,
+    target_limits,
+)
 
 
 @dataclass
@@ -124,6 +132,28 @@ def drop_done(beams: _Beams, state: DecoderState, rows: Tensor, done: Tensor) ->
         beams.attention = beams.attention[keep_rows]
 
 
+def done_sources(
+    beams: _Beams, finished: list[list[Hypothesis]], config: DecodeConfig, step: int
+) -> Tensor:
+    """Which live sources (n) are done: at their length limit, with k finished hypotheses, or
+    with n-best ones that no live beam can still beat.
+
+    The bound: a live beam's log-probability only falls as it grows, and with α ≥ 0 the
+    penalty lp grows with length, so no descendant scores above log P / lp(limit + 1).
+    """
+    done = (beams.limits <= step).tolist()
+    best_live = beams.scores.max(dim=1).values.tolist()
+    for i, source in enumerate(beams.source.tolist()):
+        hyps = finished[source]
+        if len(hyps) >= config.beam:
+            done[i] = True
+        elif len(hyps) >= config.n_best and config.length_penalty >= 0:
+            nth = sorted((h.score for h in hyps), reverse=True)[config.n_best - 1]
+            longest = int(beams.limits[i]) + 1
+            done[i] = done[i] or best_live[i] / length_penalty(longest, config.length_penalty) < nth
+    return torch.tensor(done)
+
+
 def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:
     """The ``n_best`` highest-scoring hypotheses, best first."""
     return sorted(finished, key=lambda h: h.score, reverse=True)[:n_best]
@@ -149,8 +179,7 @@ def beam_search(
         cand = expand(beams, log_probs)
         set_aside(beams, cand, attention, finished, config, lengths, eos_id)
         rows = advance(beams, cand, attention, eos_id)
-        counts = torch.tensor([len(finished[s]) for s in beams.source.tolist()])
-        done = (counts >= config.beam) | (beams.limits <= step)
+        done = done_sources(beams, finished, config, step)
         if bool(done.all()):
             break
         drop_done(beams, state, rows, done)

@@ -9,6 +9,7 @@ the fly per call.
 from __future__ import annotations
 
 import copy
+import warnings
 
 import torch
 from torch import Tensor, nn
@@ -59,7 +60,10 @@ def quantize_int8(model: Transformer) -> Transformer:
     model = copy.deepcopy(model).float().eval()
     for layer in model.decoder.layers:
         layer.cross_attn = CrossAttention(layer.cross_attn)
-    return torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
+    with warnings.catch_warnings():  # torch 2.9+ deprecates torch.ao in favour of torchao
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
+        return torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
 
 
 def prepare_model(model: Transformer, config: DecodeConfig) -> Transformer:
