@@ -17,6 +17,9 @@ COMMANDS = [
     "demo",
     "prepare",
     "data",
+    "train",
+    "average",
+    "plot",
 ]
 
 

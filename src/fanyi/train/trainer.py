@@ -297,6 +297,9 @@ class Trainer:
             state.bad_validations = 0 if is_best else state.bad_validations + 1
             self._append_log({"kind": "valid", "step": state.step, "epoch": state.epoch,
                               **metrics, "best": is_best})
+            if cfg.progress:
+                shown = " ".join(f"{k} {v:.3f}" for k, v in metrics.items())
+                tqdm.write(f"step {state.step}: {shown}{' (best)' if is_best else ''}")
             self.save(metrics, rng, is_best)
             stop[0] = float(cfg.patience is not None and state.bad_validations >= cfg.patience)
         if self.dist.world_size > 1:

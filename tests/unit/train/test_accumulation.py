@@ -1,0 +1,51 @@
+"""Gradient accumulation: two half-batches give the gradient of the whole batch; one step of the
+loop sets the Noam rate and clips."""
+
+import contextlib
+
+import torch
+
+from fanyi.data import collate
+from fanyi.model import ModelConfig, build_model
+from fanyi.train import LabelSmoothingLoss, TrainConfig, noam_lr
+from fanyi.train.trainer import Distributed, accumulate_gradients, optimizer_step
+
+CPU = Distributed(rank=0, world_size=1, local_world_size=1, device=torch.device("cpu"))
+
+
+def _examples(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    g = torch.Generator().manual_seed(seed)
+    lengths = torch.randint(1, 9, (n, 2), generator=g).tolist()
+    return [(torch.randint(4, 40, (s,), generator=g).tolist(),
+             torch.randint(4, 40, (t,), generator=g).tolist()) for s, t in lengths]
+
+
+def _gradients(model, batches) -> dict[str, torch.Tensor]:
+    model.zero_grad(set_to_none=True)
+    criterion = LabelSmoothingLoss(0.1, pad_id=0)
+    accumulate_gradients(model, criterion, batches, contextlib.nullcontext(), CPU)
+    return {name: p.grad.clone() for name, p in model.named_parameters()}
+
+
+def test_two_half_batches_give_the_gradient_of_the_whole_batch():
+    torch.manual_seed(0)
+    model = build_model(ModelConfig(src_vocab_size=40, tgt_vocab_size=40, d_model=32, d_ff=64,
+                                    h=4, N_enc=2, N_dec=2, dropout=0.0, tie_embeddings=True))
+    examples = _examples(12, seed=1)
+    whole = _gradients(model, [collate(examples)])
+    # the halves are padded to their own (shorter) lengths: padding must not matter either
+    halves = _gradients(model, [collate(examples[:5]), collate(examples[5:])])
+    for name, grad in whole.items():
+        torch.testing.assert_close(halves[name], grad, rtol=0, atol=1e-6, msg=name)
+
+
+def test_the_step_uses_the_noam_rate_and_clips():
+    torch.manual_seed(0)
+    param = torch.nn.Parameter(torch.zeros(4))
+    optimizer = torch.optim.Adam([param], lr=0.0, betas=(0.9, 0.98), eps=1e-9)
+    param.grad = torch.full((4,), 10.0)
+    cfg = TrainConfig(warmup=10, lr_factor=2.0, clip_norm=1.0)
+    lr, norm = optimizer_step(torch.nn.ParameterList([param]), optimizer, cfg, d_model=64, step=3)
+    assert lr == noam_lr(3, 64, 10, 2.0) and norm == 20.0
+    assert param.grad is None
+    torch.testing.assert_close(param.detach(), torch.full((4,), -lr))  # Adam's first step: lr·sign

@@ -1,0 +1,141 @@
+"""Model directories: tied weights through safetensors, pickle-free resume state, refusals,
+atomic replacement, averaging."""
+
+import json
+import pickle
+
+import pytest
+import torch
+import yaml
+
+from fanyi.data import DataConfig
+from fanyi.model import ModelConfig, build_model
+from fanyi.train import TrainConfig, average_checkpoints, load_model, load_training_state
+from fanyi.train import checkpoint as ckpt
+from fanyi.train.trainer import check_resumable
+
+CONFIG = ModelConfig(src_vocab_size=50, tgt_vocab_size=50, d_model=16, d_ff=32, h=2, N_enc=1,
+                     N_dec=1, tie_embeddings=True)
+
+
+def _sections(model_config: ModelConfig = CONFIG) -> dict:
+    return {"model": vars(model_config).copy(), "data": vars(DataConfig()).copy(),
+            "train": vars(TrainConfig()).copy(),
+            "vocab": {"src_model": "spm.model", "tgt_model": "spm.model", "joint": True}}
+
+
+def _write(tmp_path, name="ckpt", seed=0, state=None):
+    torch.manual_seed(seed)
+    model = build_model(CONFIG)
+    spm = tmp_path / "spm.model"
+    spm.write_bytes(b"not really a sentencepiece model")
+    return model, ckpt.write_model_dir(tmp_path / name, model, _sections(), [spm], state)
+
+
+def test_tied_weights_are_stored_once_and_tied_again(tmp_path):
+    model, path = _write(tmp_path)
+    with open(path / ckpt.MODEL_FILE, "rb") as f:  # safetensors: 8-byte header size, JSON header
+        header = json.loads(f.read(int.from_bytes(f.read(8), "little")))
+    tied = {"src_embed.embeddings.lut.weight", "tgt_embed.embeddings.lut.weight",
+            "generator.proj.weight"}
+    assert len(tied & set(header)) == 1  # one matrix stored, two names recorded as aliases
+    loaded, checkpoint = load_model(path)
+    assert checkpoint.model == CONFIG and checkpoint.src_spm == path / "spm.model"
+    for (name, a), b in zip(model.state_dict().items(), loaded.state_dict().values(), strict=True):
+        assert torch.equal(a, b), name
+    assert loaded.generator.proj.weight is loaded.src_embed.embeddings.lut.weight
+    assert load_model(path, dtype=torch.bfloat16)[0].generator.proj.weight.dtype == torch.bfloat16
+
+
+def test_training_state_round_trips_without_pickle(tmp_path):
+    model = build_model(CONFIG)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
+    model(torch.tensor([[5, 6, 3]]), torch.tensor([[2, 7]])).sum().backward()
+    optimizer.step()
+    state = {"optimizer": optimizer.state_dict(), "rng": ckpt.capture_rng(), "step": 7,
+             "best": None}
+    _, path = _write(tmp_path, state=state)
+    assert not (path / ckpt.STATE_JSON).read_bytes().startswith(b"\x80")
+    loaded = load_training_state(path)
+    assert loaded["step"] == 7 and loaded["best"] is None
+    fresh = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
+    fresh.load_state_dict(loaded["optimizer"])
+    for key, value in optimizer.state_dict()["state"][0].items():
+        assert torch.equal(value, fresh.state_dict()["state"][0][key])
+    ckpt.restore_rng(loaded["rng"])
+    a = torch.rand(3)
+    ckpt.restore_rng(state["rng"])
+    assert torch.equal(torch.rand(3), a)
+
+
+def test_pickle_files_are_refused(tmp_path):
+    model_dir = tmp_path / "old"
+    model_dir.mkdir()
+    (model_dir / "model.pt").write_bytes(pickle.dumps({"weights": 1}))
+    with pytest.raises(ValueError, match="pickle"):
+        load_model(model_dir)
+    with pytest.raises(ValueError, match="pickle"):
+        load_model(model_dir / "model.pt")
+    _, path = _write(tmp_path)
+    (path / ckpt.MODEL_FILE).write_bytes(pickle.dumps({"weights": 1}, protocol=4))
+    with pytest.raises(ValueError, match="pickle"):
+        load_model(path)
+
+
+def test_a_config_that_does_not_match_the_weights_is_refused(tmp_path):
+    _, path = _write(tmp_path)
+    sections = yaml.safe_load((path / ckpt.CONFIG_FILE).read_text())
+    sections["model"]["d_ff"] = 64
+    (path / ckpt.CONFIG_FILE).write_text(yaml.safe_dump(sections))
+    with pytest.raises(ValueError, match=r"does not match.*d_ff|feed_forward"):
+        load_model(path)
+
+
+def test_resume_refuses_changed_settings_but_allows_new_stopping_points():
+    saved = TrainConfig()
+    check_resumable(saved, TrainConfig(max_steps=5, patience=3, threads=2))
+    with pytest.raises(ValueError, match="max_tokens"):
+        check_resumable(saved, TrainConfig(max_tokens=100))
+
+
+def test_an_interrupted_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
+    model, first = _write(tmp_path, name="step-1")
+    ckpt.record_checkpoint(tmp_path, "step-1", is_best=True, keep_last=2)
+
+    def crash(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ckpt, "_write_training_state", crash)
+    with pytest.raises(KeyboardInterrupt):
+        _write(tmp_path, name="step-2", seed=1, state={"step": 2})
+    assert not (tmp_path / "step-2").exists()
+    loaded, checkpoint = load_model(tmp_path)
+    assert checkpoint.path == first
+    assert torch.equal(loaded.encoder.layers[0].feed_forward.w_1.weight,
+                       model.encoder.layers[0].feed_forward.w_1.weight)
+
+
+def test_old_checkpoints_are_pruned_but_best_is_kept(tmp_path):
+    for step in range(1, 5):
+        _write(tmp_path, name=f"step-{step}", seed=step)
+        ckpt.record_checkpoint(tmp_path, f"step-{step}", is_best=step == 1, keep_last=2)
+    assert ckpt.read_index(tmp_path) == {"last": "step-4", "best": "step-1",
+                                         "kept": ["step-3", "step-4"]}
+    assert sorted(p.name for p in tmp_path.glob("step-*")) == ["step-1", "step-3", "step-4"]
+    assert ckpt.resolve(tmp_path) == tmp_path / "step-1"
+    assert ckpt.resolve(tmp_path, "last") == tmp_path / "step-4"
+
+
+def test_averaging_is_the_elementwise_mean(tmp_path):
+    models = [_write(tmp_path, name=f"step-{s}", seed=s)[0] for s in (1, 2, 3)]
+    for s in (1, 2, 3):
+        ckpt.record_checkpoint(tmp_path, f"step-{s}", is_best=False, keep_last=3)
+    averaged = average_checkpoints([tmp_path / "step-2", tmp_path / "step-3"])
+    name = "decoder.layers.0.cross_attn.in_proj.weight"
+    expected = (models[1].state_dict()[name] + models[2].state_dict()[name]) / 2
+    torch.testing.assert_close(averaged[name], expected, rtol=0, atol=1e-7)
+    out = ckpt.average_run(tmp_path, last=2)
+    model, checkpoint = load_model(out)
+    torch.testing.assert_close(model.state_dict()[name], expected, rtol=0, atol=1e-7)
+    assert checkpoint.info["averaged_from"] == ["step-2", "step-3"]
+    assert not (out / ckpt.STATE_JSON).exists()
