@@ -19,6 +19,9 @@ COMMANDS = [
     "data",
     "train",
     "average",
+    "translate",
+    "evaluate",
+    "serve",
     "plot",
 ]
 

@@ -1,0 +1,72 @@
+"""``fanyi evaluate``: translate a test set and score it with sacreBLEU (BLEU, chrF, signatures).
+
+``--hyp FILE`` scores an existing output instead (no model needed). ``--ref`` may be repeated for
+several references. BLEU uses sacreBLEU's ``zh`` tokenizer when the target is Chinese (``--to``,
+else detected from the translations' direction or, with ``--hyp``, from the references' script)
+and ``13a`` otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..evaluate import Scores, evaluate, guess_target, score
+from .translate import add_model_arguments, load_translator
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="BLEU and chrF of a model (or of an output) with sacreBLEU",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_model_arguments(parser)
+    parser.add_argument("--src", metavar="FILE", help="source sentences, one a line")
+    parser.add_argument(
+        "--ref",
+        metavar="FILE",
+        action="append",
+        required=True,
+        help="reference translations (repeat for several references)",
+    )
+    parser.add_argument("--hyp", metavar="FILE", help="score this output instead of translating")
+    parser.add_argument("--out", metavar="FILE", help="also write the translations here")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    references = [_lines(path) for path in args.ref]
+    if args.hyp is not None:
+        hypotheses = _lines(args.hyp)
+        scores = score(hypotheses, references, args.to or guess_target(references))
+    elif args.src is not None:
+        sources = _lines(args.src)
+        translator = load_translator(args)
+        hypotheses, scores = evaluate(translator, sources, references, args.to, args.beam)
+        if args.out:
+            Path(args.out).write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
+    else:
+        raise ValueError("give --src FILE to translate, or --hyp FILE to score an output")
+    print(_report(scores, args.json))
+    return 0
+
+
+def _report(scores: Scores, as_json: bool) -> str:
+    if not as_json:
+        return "\n".join(scores.lines)
+    return json.dumps(
+        {
+            "bleu": round(scores.bleu, 2),
+            "chrf": round(scores.chrf, 2),
+            "bleu_signature": scores.bleu_signature,
+            "chrf_signature": scores.chrf_signature,
+        }
+    )
+
+
+def _lines(path: str) -> list[str]:
+    return Path(path).read_text(encoding="utf-8").splitlines()

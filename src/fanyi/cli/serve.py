@@ -1,0 +1,41 @@
+"""``fanyi serve``: the HTTP API (``POST /translate``, ``GET /health``, OpenAPI at ``/docs``) and
+the web page at ``/``, with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..serve import Limits, create_app
+from .translate import add_model_arguments, load_translator
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="HTTP API and web page (FastAPI + uvicorn)", description=__doc__
+    )
+    add_model_arguments(parser, search=False)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000)
+    defaults = Limits()
+    parser.add_argument(
+        "--max-chars", type=int, default=defaults.max_chars, help="characters per text (413 beyond)"
+    )
+    parser.add_argument(
+        "--max-texts", type=int, default=defaults.max_texts, help="texts per request (413 beyond)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=defaults.timeout,
+        help="seconds a request may wait for its translation (503 beyond)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn  # only this command needs it
+
+    limits = Limits(max_chars=args.max_chars, max_texts=args.max_texts, timeout=args.timeout)
+    app = create_app(load_translator(args), limits)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0

@@ -1,0 +1,138 @@
+"""``fanyi translate``: translate text from stdin, a file, or ``--text``; one line out per line in.
+
+From stdin each line is answered as soon as it arrives (lines already waiting are translated
+together), so another program can talk to it line by line, as with ``fairseq-interactive``. A
+file is read in chunks and batched by tokens. An empty line gives an empty line.
+
+With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| score`` (i: the
+0-based input line; score: log-probability over the GNMT length penalty, best first), as in
+Moses' n-best lists; an empty input line gives one line with an empty translation and score 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import itertools
+import os
+import select
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from ..decode.translator import Translation, Translator
+
+CHUNK_LINES = 2000  # lines of a file translated (and sorted into batches) at a time
+READ_BYTES = 1 << 16
+BATCH_BYTES = 1 << 20  # most stdin bytes gathered into one batch
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, search: bool = True) -> None:
+    """``-m``, ``--threads`` … shared by translate, evaluate and serve (``search``: also ``--to``
+    and ``--beam``, which the server takes per request instead)."""
+    parser.add_argument("-m", "--model", metavar="DIR", help="model directory (default: bundled)")
+    if search:
+        parser.add_argument(
+            "--to", choices=["en", "zh"], help="target language (default: detected)"
+        )
+        parser.add_argument("--beam", type=int, default=5, help="beam size; 1 = greedy (default 5)")
+    parser.add_argument("--batch-tokens", type=int, default=4096, help="source tokens per batch")
+    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: every core)")
+    parser.add_argument("--dtype", choices=["fp32", "bf16", "int8"], default="fp32")
+    parser.add_argument("--device", default="cpu", help="torch device (default cpu)")
+
+
+def load_translator(args: argparse.Namespace) -> Translator:
+    """The translator the shared arguments describe."""
+    return Translator.load(
+        args.model,
+        device=args.device,
+        dtype=args.dtype,
+        threads=args.threads,
+        batch_tokens=args.batch_tokens,
+        long_input="split",
+    )
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "translate",
+        help="translate stdin, a file or --text",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_model_arguments(parser)
+    parser.add_argument("-i", "--input", metavar="FILE", help="input file (default: stdin)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
+    parser.add_argument("--text", help="translate this text and exit")
+    parser.add_argument("--n-best", type=int, default=1, help="translations per line (≤ beam)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    translator = load_translator(args)
+    out = open(args.output, "w", encoding="utf-8") if args.output else _utf8_stdout()  # noqa: SIM115
+    try:
+        if args.text is not None:
+            batches: Iterable[list[str]] = [[args.text]]
+        elif args.input:
+            batches = _file_chunks(args.input)
+        else:
+            batches = stdin_batches(sys.stdin.fileno())
+        index = 0
+        for lines in batches:
+            results = translator.translations(lines, args.to, args.beam, args.n_best)
+            out.writelines(format_results(results, index, args.n_best))
+            out.flush()
+            index += len(lines)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+def format_results(results: list[Translation], first: int, n_best: int) -> list[str]:
+    """Output lines: the best translation per input, or the n-best format of the module doc."""
+    if n_best == 1:
+        return [f"{r.text}\n" for r in results]
+    return [
+        f"{first + i} ||| {c.text} ||| {c.score:.4f}\n"
+        for i, r in enumerate(results)
+        for c in r.candidates
+    ]
+
+
+def stdin_batches(fd: int) -> Iterator[list[str]]:
+    """Lines of ``fd`` as they arrive: everything readable without waiting, cut at the last
+    newline, is one batch; a final line without a newline comes last."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pending = ""
+    while True:
+        chunk = os.read(fd, READ_BYTES)
+        while chunk and len(chunk) < BATCH_BYTES and select.select([fd], [], [], 0)[0]:
+            more = os.read(fd, READ_BYTES)
+            if not more:
+                break
+            chunk += more
+        pending += decoder.decode(chunk, final=not chunk)
+        *lines, pending = pending.split("\n")
+        if lines:
+            yield [line.rstrip("\r") for line in lines]
+        if not chunk:
+            break
+    if pending:
+        yield [pending.rstrip("\r")]
+
+
+def _file_chunks(path: str) -> Iterator[list[str]]:
+    with open(path, encoding="utf-8") as f:
+        lines = (line.rstrip("\r\n") for line in f)
+        while chunk := list(itertools.islice(lines, CHUNK_LINES)):
+            yield chunk
+
+
+def _utf8_stdout() -> TextIO:
+    """stdout, writing UTF-8 whatever the locale says."""
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+    return sys.stdout

@@ -1,0 +1,64 @@
+"""The JSON of ``POST /translate`` and ``GET /health``, as pydantic models (documented in OpenAPI)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+
+class TranslateRequest(BaseModel):
+    """Texts to translate, and how."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"text": ["你好。", "Good morning."], "beam": 4}]},
+    )
+
+    text: list[StrictStr] = Field(description="texts to translate, one translation each")
+    beam: int = Field(4, ge=1, description="beam size (1 = greedy)")
+    n_best: int = Field(1, ge=1, description="candidates per text, best first (≤ beam)")
+    to: Literal["en", "zh"] | None = Field(
+        None, description="target language; default: detected per text (Han → en, else → zh)"
+    )
+    attention: bool = Field(
+        False, description="include pieces and cross-attention (last layer, mean of heads)"
+    )
+
+
+class Candidate(BaseModel):
+    """One translation of one text."""
+
+    text: str
+    score: float = Field(description="log-probability / GNMT length penalty (the search's rank)")
+    log_prob: float = Field(description="log P(translation | text)")
+    tokens: list[str] | None = Field(None, description="target pieces then </s> (with attention)")
+    attention: list[list[float]] | None = Field(
+        None, description="len(tokens) × len(source_tokens) cross-attention weights"
+    )
+
+
+class Translation(BaseModel):
+    """The candidates for one text."""
+
+    text: str = Field(description="the best translation")
+    to: str = Field(description="the language translated into")
+    candidates: list[Candidate]
+    source_tokens: list[str] | None = Field(
+        None, description="the pieces the model read: tag, text, </s> (with attention)"
+    )
+
+
+class TranslateResponse(BaseModel):
+    """One entry per input text, in order."""
+
+    translations: list[Translation]
+
+
+class Health(BaseModel):
+    """The service is up; what it serves."""
+
+    status: Literal["ok"] = "ok"
+    model: str
+    targets: list[str]
+    waiting: int = Field(description="texts queued or being decoded")

@@ -1,0 +1,97 @@
+// fanyi web page: POST /translate with attention, show the translation, draw the heatmap.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const CELL = 28;  // pixels per heatmap cell
+const FONT = '13px system-ui, "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-serif';
+
+// SentencePiece marks a word start with U+2581; show it as nothing unless it stands alone.
+function label(piece) {
+  const text = piece.replace(/\u2581/g, "");
+  return text === "" ? "\u2581" : text;
+}
+
+function colour(weight) {  // 0 → white, 1 → deep blue
+  const w = Math.max(0, Math.min(1, weight));
+  return `rgb(${Math.round(255 - 225 * w)}, ${Math.round(255 - 175 * w)}, ${Math.round(255 - 75 * w)})`;
+}
+
+function drawHeatmap(canvas, sources, targets, weights) {
+  const ctx = canvas.getContext("2d");
+  ctx.font = FONT;
+  const width = (labels) => Math.max(0, ...labels.map((l) => ctx.measureText(label(l)).width));
+  const left = Math.ceil(width(targets)) + 12;
+  const top = Math.ceil(width(sources)) + 12;
+  canvas.width = left + CELL * sources.length + 4;
+  canvas.height = top + CELL * targets.length + 4;
+  ctx.font = FONT;  // resizing the canvas resets its state
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  weights.forEach((row, i) => row.forEach((w, j) => {
+    ctx.fillStyle = colour(w);
+    ctx.fillRect(left + j * CELL, top + i * CELL, CELL - 1, CELL - 1);
+  }));
+  ctx.fillStyle = "#222";
+  ctx.textBaseline = "middle";
+  ctx.textAlign = "right";
+  targets.forEach((t, i) => ctx.fillText(label(t), left - 6, top + i * CELL + CELL / 2));
+  sources.forEach((s, j) => {  // column labels, rotated to read upwards
+    ctx.save();
+    ctx.translate(left + j * CELL + CELL / 2, top - 6);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = "left";
+    ctx.fillText(label(s), 0, 0);
+    ctx.restore();
+  });
+  canvas.dataset.rows = targets.length;
+  canvas.dataset.cols = sources.length;
+  canvas.onmousemove = (event) => {
+    const box = canvas.getBoundingClientRect();
+    const x = (event.clientX - box.left) * (canvas.width / box.width) - left;
+    const y = (event.clientY - box.top) * (canvas.height / box.height) - top;
+    const i = Math.floor(y / CELL), j = Math.floor(x / CELL);
+    $("cell").textContent = (i >= 0 && j >= 0 && i < targets.length && j < sources.length)
+      ? `${label(targets[i])} → ${label(sources[j])}: ${weights[i][j].toFixed(3)}` : "";
+  };
+}
+
+async function translate(event) {
+  event.preventDefault();
+  const text = $("source").value.trim();
+  if (!text) return;
+  const body = { text: [text], beam: Number($("beam").value) || 4, attention: true };
+  if ($("direction").value) body.to = $("direction").value;
+  $("status").textContent = "translating…";
+  $("translate").disabled = true;
+  try {
+    const response = await fetch("/translate", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) {
+      const detail = typeof answer.detail === "string" ? answer.detail : JSON.stringify(answer.detail);
+      throw new Error(`${response.status}: ${detail}`);
+    }
+    show(answer.translations[0]);
+    $("status").textContent = "";
+  } catch (error) {
+    $("status").textContent = `error ${error.message}`;
+  } finally {
+    $("translate").disabled = false;
+  }
+}
+
+function show(result) {
+  const best = result.candidates[0];
+  $("translation").textContent = result.text;
+  $("translation").lang = result.to;
+  $("score").textContent = `→ ${result.to} · score ${best.score.toFixed(3)} · log P ${best.log_prob.toFixed(3)}`;
+  if (best.attention) drawHeatmap($("heatmap"), result.source_tokens, best.tokens, best.attention);
+}
+
+$("form").addEventListener("submit", translate);
+$("source").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) translate(event);
+});
