@@ -20,7 +20,7 @@ from torch import Tensor
 from ..data import EOS_ID, PAD_ID, Normalizer, Vocab, add_tag
 from ..data.vocab import BOS_ID, EOS
 from ..train.checkpoint import Checkpoint, load_model
-from .config import DecodeConfig, Dtype
+from .config import DecodeConfig, Dtype, LongInput
 from .hypothesis import Hypothesis
 from .quantize import prepare_model
 from .search import decode
@@ -115,12 +115,13 @@ class Translator:
         dtype: Dtype = "fp32",
         threads: int = 0,
         batch_tokens: int = 4096,
+        long_input: LongInput = "split",
         **decode_options: object,
     ) -> Translator:
         """Load a model directory (default: the bundled model). ``threads`` ≤ 0: every core;
-        ``decode_options``: any other ``DecodeConfig`` key (beam, length_penalty, long_input…)."""
+        ``decode_options``: any other ``DecodeConfig`` key (beam, length_penalty, max_len_a…)."""
         model, checkpoint = load_model(resolve_model_dir(model_dir), device=device)
-        config = DecodeConfig(dtype=dtype, threads=threads, **decode_options)  # type: ignore[arg-type]
+        config = DecodeConfig(dtype=dtype, threads=threads, long_input=long_input, **decode_options)  # type: ignore[arg-type]
         return cls(model, checkpoint, config, batch_tokens)
 
     @property

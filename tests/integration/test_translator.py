@@ -1,0 +1,112 @@
+"""The Python API on a tiny trained model: text in, text out, as the training data was cleaned."""
+
+import pytest
+import torch
+
+from fanyi import Translator
+from fanyi.cli import main
+from fanyi.decode.translator import BUNDLED, Translation, resolve_model_dir
+from tiny_translator import MAX_LEN, tiny_model_dir
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return tiny_model_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def translator(model_dir) -> Translator:
+    return Translator.load(model_dir, threads=1, beam=2)
+
+
+def test_strings_in_strings_out_empty_stays_empty(translator):
+    out = translator.translate(["你好。", "", "  ", "Hello."])
+    assert len(out) == 4 and all(isinstance(t, str) for t in out)
+    assert out[1] == out[2] == ""
+
+
+def test_direction_is_detected_from_the_script(translator):
+    zh, en = translator.translations(["我很好。", "I am fine."])
+    assert (zh.to, en.to) == ("en", "zh")
+    assert zh.source_tokens[0] == "<2en>" and en.source_tokens[0] == "<2zh>"
+    assert translator.translations(["I am fine."], to="en")[0].source_tokens[0] == "<2en>"
+    with pytest.raises(ValueError, match="translates into"):
+        translator.translate(["hello"], to="de")
+
+
+def test_input_is_normalised_like_the_training_data(translator):
+    traditional, simplified = translator.translate(["我們來試試。", "我们来试试。"])
+    assert traditional == simplified
+    full_width, ascii_ = translator.translate(["ＡＢＣ １２３", "ABC 123"])
+    assert full_width == ascii_
+
+
+def test_a_batch_translates_as_each_sentence_alone(translator):
+    texts = ["我很好。", "他在哪里？", "Where is the station?", "Thank you very much.", "是。"]
+    together = translator.translate(texts)
+    translator.batch_tokens = 20  # several small batches
+    try:
+        assert translator.translate(texts) == together
+    finally:
+        translator.batch_tokens = 4096
+    assert [translator.translate([t])[0] for t in texts] == together
+
+
+def test_n_best_scores_and_attention(translator):
+    result = translator.translate(["你好。"], beam=3, n_best=3, return_attention=True)[0]
+    assert isinstance(result, Translation) and len(result.candidates) == 3
+    scores = [c.score for c in result.candidates]
+    assert scores == sorted(scores, reverse=True)
+    for c in result.candidates:
+        assert c.tokens[-1] == "</s>"
+        assert c.attention.shape == (len(c.tokens), len(result.source_tokens))
+        assert torch.allclose(c.attention.sum(-1), torch.ones(len(c.tokens)), atol=1e-4)
+    assert translator.translate(["你好。"], return_scores=True)[0].candidates[0].score < 0
+
+
+def test_cross_attention_has_every_layer_and_head(translator):
+    maps = translator.cross_attention("我很好。")
+    config = translator.model.config
+    shape = (config.N_dec, config.h, len(maps.target_tokens), len(maps.source_tokens))
+    assert maps.weights.shape == shape
+    assert maps.source_tokens == translator.translations(["我很好。"])[0].source_tokens
+
+
+def test_a_long_input_is_cut_at_sentence_ends(model_dir, translator):
+    text = "我很好。" * 40  # far more than MAX_LEN pieces
+    assert len(translator.source_ids(text, "en")) > MAX_LEN
+    (result,) = translator.translations([text])
+    assert result.text and len(result.candidates) == 1
+    strict = Translator.load(model_dir, threads=1, long_input="error")
+    with pytest.raises(ValueError, match="max_len"):
+        strict.translate([text])
+
+
+def test_without_a_model_dir_the_bundled_model_or_a_clear_error():
+    if BUNDLED.is_dir():
+        assert resolve_model_dir(None) == BUNDLED
+    else:
+        with pytest.raises(FileNotFoundError, match=r"no bundled model.*pass -m DIR"):
+            resolve_model_dir(None)
+
+
+def test_plot_attention_command(model_dir, tmp_path, capsys):
+    out = tmp_path / "attention.png"
+    assert (
+        main(
+            [
+                "plot",
+                "attention",
+                "-m",
+                str(model_dir),
+                "--text",
+                "我很好。",
+                "-o",
+                str(out),
+                "--beam",
+                "2",
+            ]
+        )
+        == 0
+    )
+    assert out.stat().st_size > 10_000 and str(out) in capsys.readouterr().out
