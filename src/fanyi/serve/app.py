@@ -1,8 +1,9 @@
 """The FastAPI application: ``POST /translate``, ``GET /health``, and the web page at ``/``.
 
 Every way a request can be wrong has its answer, never a 500: a body over ``max_body`` bytes,
-too many texts or too long a text → 413; malformed JSON, wrong types, impossible options → 422;
-more waiting than the service takes, or decoding slower than ``timeout`` → 503.
+too many texts or too long a text → 413; malformed JSON, wrong types, impossible options → 422
+(a body that is not UTF-8: 400, FastAPI's own answer); more texts waiting than the service
+takes, or decoding slower than ``timeout`` → 503.
 """
 
 from __future__ import annotations

@@ -1,0 +1,164 @@
+"""The HTTP API as clients call it (httpx): answers, every malformed or oversize request a 4xx,
+never a 500; 32 concurrent clients batched together without errors; /health and OpenAPI."""
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from fanyi import Translator
+from fanyi.serve import Limits, create_app
+from tiny_translator import running_server, tiny_model_dir
+
+LIMITS = Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=4)
+
+
+@pytest.fixture(scope="module")
+def translator(tmp_path_factory) -> Translator:
+    return Translator.load(tiny_model_dir(tmp_path_factory), threads=1)
+
+
+def post(app, body=None, content=None, headers=None) -> httpx.Response:
+    """One request to ``app`` through httpx's ASGI transport."""
+
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.post("/translate", json=body, content=content, headers=headers)
+
+    return asyncio.run(send())
+
+
+def test_translate(translator):
+    app = create_app(translator, LIMITS)
+    texts = ["我很好。", "", "Thank you."]
+    response = post(app, {"text": texts, "beam": 2})
+    assert response.status_code == 200
+    results = response.json()["translations"]
+    assert [r["text"] for r in results] == translator.translate(texts, beam=2)
+    assert [r["to"] for r in results] == ["en", "zh", "zh"]
+    assert post(app, {"text": []}).json() == {"translations": []}
+
+
+def test_n_best_and_attention(translator):
+    app = create_app(translator, LIMITS)
+    response = post(
+        app, {"text": ["我很好。"], "beam": 3, "n_best": 2, "attention": True, "to": "en"}
+    )
+    (result,) = response.json()["translations"]
+    assert len(result["candidates"]) == 2
+    for candidate in result["candidates"]:
+        rows, cols = len(candidate["tokens"]), len(result["source_tokens"])
+        assert len(candidate["attention"]) == rows and {len(r) for r in candidate["attention"]} == {
+            cols
+        }
+    plain = post(app, {"text": ["我很好。"]}).json()["translations"][0]
+    assert plain["source_tokens"] is None and plain["candidates"][0]["attention"] is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"text": [',  # malformed JSON
+        b"",
+        b"null",
+        b"[]",
+        b'{"text": "one string"}',
+        b'{"text": [1, 2]}',
+        b'{"text": [["nested"]]}',
+        b'{"text": ["a"], "beam": "wide"}',
+        b'{"text": ["a"], "beam": 0}',
+        b'{"text": ["a"], "beam": 9}',  # over max_beam
+        b'{"text": ["a"], "beam": 2, "n_best": 3}',
+        b'{"text": ["a"], "to": "fr"}',
+        b'{"texts": ["a"]}',
+    ],
+)
+def test_malformed_requests_get_422(translator, content):
+    app = create_app(translator, LIMITS)
+    response = post(app, content=content, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert "detail" in response.json()
+
+
+def test_a_body_that_is_not_utf8_gets_400(translator):
+    app = create_app(translator, LIMITS)
+    response = post(app, content=b"\xff\xfe\x00", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+
+
+def test_oversize_requests_get_413(translator):
+    app = create_app(translator, LIMITS)
+    assert post(app, {"text": ["好" * 201]}).status_code == 413
+    assert post(app, {"text": ["a"] * 9}).status_code == 413
+    huge = post(app, {"text": ["a" * 100] * 1000})  # 100 kB, refused before parsing
+    assert huge.status_code == 413 and "bytes" in huge.json()["detail"]
+
+    async def chunks():  # no Content-Length: the body is counted as it arrives
+        for _ in range(100):
+            yield b" " * 1000
+
+    assert (
+        post(app, content=chunks(), headers={"Content-Type": "application/json"}).status_code == 413
+    )
+
+
+def test_slow_or_busy_service_answers_503(translator, monkeypatch):
+    slow = Translator.__new__(Translator)
+    slow.__dict__.update(translator.__dict__)
+    monkeypatch.setattr(slow, "translations", lambda *args, **kwargs: time.sleep(1.0) or [])
+    app = create_app(slow, Limits(timeout=0.2))
+    assert post(app, {"text": ["a"]}).status_code == 503
+    busy = create_app(translator, Limits(max_waiting=2))
+    response = post(busy, {"text": ["a", "b", "c"]})
+    assert response.status_code == 503 and "busy" in response.json()["detail"]
+
+
+def test_32_concurrent_clients_are_batched(translator):
+    sizes: list[int] = []
+    lock = threading.Lock()
+    spy = Translator.__new__(Translator)
+    spy.__dict__.update(translator.__dict__)
+
+    def translations(texts, *args, **kwargs):
+        with lock:
+            sizes.append(len(texts))
+        return translator.translations(texts, *args, **kwargs)
+
+    spy.translations = translations
+    texts = [f"我有{n}本书。" for n in range(32)]
+    expected = translator.translate(texts, beam=2)
+    with running_server(create_app(spy, Limits(batch_wait=0.05))) as url:
+
+        def client(text: str) -> httpx.Response:
+            with httpx.Client(base_url=url, timeout=60) as http:
+                return http.post("/translate", json={"text": [text], "beam": 2})
+
+        with ThreadPoolExecutor(32) as pool:
+            responses = list(pool.map(client, texts))
+    assert [r.status_code for r in responses] == [200] * 32
+    assert [r.json()["translations"][0]["text"] for r in responses] == expected
+    assert sum(sizes) == 32 and len(sizes) < 32  # some requests shared a batch
+
+
+def test_health_and_openapi(translator):
+    app = create_app(translator, LIMITS)
+
+    async def get(path: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get(path)
+
+    health = asyncio.run(get("/health")).json()
+    assert health["status"] == "ok" and set(health["targets"]) == {"en", "zh"}
+    schema = asyncio.run(get("/openapi.json")).json()
+    operation = schema["paths"]["/translate"]["post"]
+    assert "requestBody" in operation and "200" in operation["responses"]
+    assert {"text", "beam", "n_best", "to"} <= set(
+        schema["components"]["schemas"]["TranslateRequest"]["properties"]
+    )
+    page = asyncio.run(get("/"))
+    assert page.status_code == 200 and "<canvas" in page.text
