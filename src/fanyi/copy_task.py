@@ -29,7 +29,7 @@ class CopyTaskConfig:
     batch_size: int = 64
     steps: int = 1000
     warmup: int = 100
-    lr_factor: float = 1.0
+    lr_factor: float = 0.25
     label_smoothing: float = 0.1
     seed: int = 0
     d_model: int = 64

@@ -22,12 +22,11 @@ class LabelSmoothingLoss(nn.Module):
 
     def forward(self, log_probs: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
         """log_probs: … x V, target: … → (smoothed loss sum, NLL sum), both over non-pad tokens."""
-        log_probs = log_probs.reshape(-1, log_probs.size(-1)).float()
+        log_probs = log_probs.reshape(-1, log_probs.size(-1)).float()  # n x V
         target = target.reshape(-1)
-        keep = target != self.pad_id
-        log_probs, target = log_probs[keep], target[keep]
+        keep = target != self.pad_id  # masking, not indexing: no copy of the n x V matrix
         nll = -log_probs.gather(1, target[:, None]).squeeze(1)
         vocab_size = log_probs.size(-1)
         mean_over_vocab = -(log_probs.sum(-1) - log_probs[:, self.pad_id]) / (vocab_size - 1)
         loss = (1.0 - self.smoothing) * nll + self.smoothing * mean_over_vocab
-        return loss.sum(), nll.sum()
+        return loss.masked_fill(~keep, 0.0).sum(), nll.masked_fill(~keep, 0.0).sum()

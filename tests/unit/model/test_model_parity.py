@@ -143,7 +143,8 @@ def test_multi_head_attention_matches_torch(cross):
     )
     assert (ours_out - theirs_out).abs().max() < TOL
     assert (ours_w - theirs_w).abs().max() < TOL
-    fast_out, no_weights = ours(x, memory if cross else None, mask=padding_mask(keys, 0))
+    with torch.no_grad():  # inference takes F.scaled_dot_product_attention
+        fast_out, no_weights = ours(x, memory if cross else None, mask=padding_mask(keys, 0))
     assert no_weights is None and (fast_out - theirs_out).abs().max() < TOL
 
 
@@ -157,3 +158,16 @@ def test_reference_attention_matches_sdpa_and_rows_sum_to_one():
     assert (out - expected).abs().max() < TOL
     assert torch.allclose(weights.sum(-1), torch.ones(2, 3, 4))
     assert (weights[~mask.expand_as(weights)] == 0).all()
+
+
+@pytest.mark.parametrize("norm", ["post", "pre"])
+def test_explicit_training_path_equals_sdpa_inference_path(norm):
+    """With autograd on a CPU, attention is computed by eq. 1 written out; without, by SDPA."""
+    torch.manual_seed(4)
+    model = build_model(config(norm)).eval()
+    src, tgt = padded_batch(50, [5, 7, 2]), padded_batch(60, [4, 6, 6])
+    explicit = model(src, tgt)
+    with torch.no_grad():
+        fused = model(src, tgt)
+    real = tgt != 0
+    assert explicit.requires_grad and (explicit[real] - fused[real]).abs().max() < TOL
