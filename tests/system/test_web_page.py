@@ -1,0 +1,79 @@
+"""The web page in headless Chromium: type a sentence, press Translate, see the translation and
+the attention heatmap (drawn from the API's JSON, nothing fetched from outside)."""
+
+from pathlib import Path
+
+import pytest
+
+from fanyi import Translator
+from fanyi.serve import create_app
+from tiny_translator import running_server, tiny_model_dir
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.is_file(),
+    reason=f"chromium not installed at {CHROMIUM} (apt-get install chromium)",
+)
+
+COLOURED = """canvas => {
+  const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  let coloured = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i + 2] - data[i] > 20) coloured++;
+  return coloured;
+}"""
+
+
+@pytest.fixture(scope="module")
+def translator(tmp_path_factory) -> Translator:
+    return Translator.load(tiny_model_dir(tmp_path_factory), threads=1, beam=2)
+
+
+def test_translate_and_see_the_heatmap(translator, tmp_path):
+    sentence = "我很好。"
+    expected = translator.translations([sentence], beam=2, attention=True)[0]
+    with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1000, "height": 900})
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(url)
+        page.fill("#source", sentence)
+        page.fill("#beam", "2")
+        page.click("#translate")
+        page.wait_for_function("document.getElementById('heatmap').dataset.rows !== undefined")
+        assert page.text_content("#translation") == expected.text
+        heatmap = page.locator("#heatmap")
+        rows, cols = heatmap.get_attribute("data-rows"), heatmap.get_attribute("data-cols")
+        assert (int(rows), int(cols)) == (
+            len(expected.candidates[0].tokens),
+            len(expected.source_tokens),
+        )
+        assert heatmap.evaluate(COLOURED) > 100  # cells were drawn
+        shot = tmp_path / "web_page.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 10_000
+        browser.close()
+    assert all(r.startswith(url) for r in requests), requests  # no CDN, nothing outside
+
+
+def test_errors_are_shown_not_thrown(translator):
+    with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        page.fill("#source", "好" * 1001)  # over the per-text limit: 413
+        page.click("#translate")
+        page.wait_for_function("document.getElementById('status').textContent.includes('413')")
+        browser.close()
