@@ -31,16 +31,27 @@ def prepared(tmp_path_factory) -> Path:
         pytest.skip(f"Tatoeba not found under {corpora} (set FANYI_DATA)")
     out = tmp_path_factory.mktemp("data")
     recipe = load_yaml(DataConfig, REPO / "configs" / "data" / "tatoeba-zh-en.yaml")
-    prepare(override(recipe, {"train": str(corpora / "tatoeba-cmn-eng" / "cmn.txt"),
-                              "limit": 3000, "dev_size": 100, "test_size": 100,
-                              "vocab_size": 1000, "character_coverage": 0.98,
-                              "out_dir": str(out)}))
+    prepare(
+        override(
+            recipe,
+            {
+                "train": str(corpora / "tatoeba-cmn-eng" / "cmn.txt"),
+                "limit": 3000,
+                "dev_size": 100,
+                "test_size": 100,
+                "vocab_size": 1000,
+                "character_coverage": 0.98,
+                "out_dir": str(out),
+            },
+        )
+    )
     return out
 
 
 def _config(data: Path, out: Path, **changes) -> TrainConfig:
-    return override(TINY, {"data_dir": str(data), "out_dir": str(out), "progress": False,
-                           **changes})
+    return override(
+        TINY, {"data_dir": str(data), "out_dir": str(out), "progress": False, **changes}
+    )
 
 
 def _log(run: Path, kind: str) -> list[dict]:
@@ -70,16 +81,32 @@ def test_dev_loss_falls_and_the_model_translates(prepared, tmp_path):
 def test_the_same_seed_gives_the_same_loss_curve(prepared, tmp_path):
     curves = []
     for name, seed in (("a", 1), ("b", 1), ("c", 2)):
-        cfg = _config(prepared, tmp_path / name, max_steps=20, log_every=2, validate_every=20,
-                      seed=seed, valid_bleu=False)
+        cfg = _config(
+            prepared,
+            tmp_path / name,
+            max_steps=20,
+            log_every=2,
+            validate_every=20,
+            seed=seed,
+            valid_bleu=False,
+        )
         curves.append([r["loss"] for r in _log(train(cfg), "train")])
     assert curves[0] == curves[1]
     assert curves[0] != curves[2]
 
 
 def test_bf16_autocast_trains(prepared, tmp_path):
-    run = train(_config(prepared, tmp_path / "bf16", dtype="bf16", max_steps=20,
-                        validate_every=20, log_every=5, valid_bleu=False))
+    run = train(
+        _config(
+            prepared,
+            tmp_path / "bf16",
+            dtype="bf16",
+            max_steps=20,
+            validate_every=20,
+            log_every=5,
+            valid_bleu=False,
+        )
+    )
     losses = [r["loss"] for r in _log(run, "train")]
     assert all(torch.isfinite(torch.tensor(losses))) and losses[-1] < losses[0]
     model, checkpoint = load_model(run)
@@ -87,8 +114,13 @@ def test_bf16_autocast_trains(prepared, tmp_path):
     assert model.generator.proj.weight.dtype == torch.float32  # master weights stay fp32
 
 
-RESUME = {"max_steps": 40, "validate_every": 20, "accumulation": 2, "log_every": 5,
-          "valid_bleu_sentences": 20}
+RESUME = {
+    "max_steps": 40,
+    "validate_every": 20,
+    "accumulation": 2,
+    "log_every": 5,
+    "valid_bleu_sentences": 20,
+}
 
 
 def test_interrupted_and_resumed_equals_uninterrupted(prepared, tmp_path):
@@ -108,11 +140,24 @@ def test_interrupted_and_resumed_equals_uninterrupted(prepared, tmp_path):
 def test_sigkill_while_saving_leaves_a_loadable_checkpoint_that_resumes(prepared, tmp_path):
     run = tmp_path / "killed"
     flags = [f"--{k}={v}" for k, v in RESUME.items()]
-    command = [sys.executable, "-m", "fanyi", "train", "--config",
-               str(REPO / "configs" / "train" / "tiny.yaml"), f"--data-dir={prepared}",
-               f"--out-dir={run}", "--progress=false", *flags]
-    process = subprocess.Popen(command, env={**os.environ, PAUSE_ENV: "3"},
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [
+        sys.executable,
+        "-m",
+        "fanyi",
+        "train",
+        "--config",
+        str(REPO / "configs" / "train" / "tiny.yaml"),
+        f"--data-dir={prepared}",
+        f"--out-dir={run}",
+        "--progress=false",
+        *flags,
+    ]
+    process = subprocess.Popen(
+        command,
+        env={**os.environ, PAUSE_ENV: "3"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     partial = run / ".step-0000040.tmp"  # the second save, paused half-way
     deadline = time.monotonic() + 120
     while not (partial / "model.safetensors").exists():
@@ -121,10 +166,15 @@ def test_sigkill_while_saving_leaves_a_loadable_checkpoint_that_resumes(prepared
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    model, checkpoint = load_model(run)
+    _, checkpoint = load_model(run)
     assert checkpoint.path.name == "step-0000020"
-    assert subprocess.run([sys.executable, "-m", "fanyi", "train", "--resume", str(run),
-                           "--progress=false"], capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "fanyi", "train", "--resume", str(run), "--progress=false"],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     assert read_index(run)["last"] == "step-0000040"
     whole = train(_config(prepared, tmp_path / "whole", **RESUME))
     _assert_same_parameters(whole / "step-0000040", run / "step-0000040")

@@ -9,14 +9,22 @@ from ..train.checkpoint import average_run
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "average", help="average the parameters of a run's last checkpoints",
+        "average",
+        help="average the parameters of a run's last checkpoints",
         description="Checkpoint averaging, as for the paper's base models (§6.1: the last 5 "
-                    "checkpoints). Writes a model directory without training state.")
+        "checkpoints). Writes a model directory without training state.",
+    )
     parser.add_argument("run", metavar="RUN", help="a run directory written by `fanyi train`")
-    parser.add_argument("--last", type=int, default=5, metavar="K",
-                        help="how many of the most recent kept checkpoints (default 5)")
-    parser.add_argument("-o", "--output", metavar="OUT",
-                        help="model directory to write (default RUN/averaged)")
+    parser.add_argument(
+        "--last",
+        type=int,
+        default=5,
+        metavar="K",
+        help="how many of the most recent kept checkpoints (default 5)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="model directory to write (default RUN/averaged)"
+    )
     parser.set_defaults(func=run)
 
 

@@ -28,7 +28,7 @@ class _DefaultKind(argparse._SubParsersAction):
     """Sub-commands where an unknown first word means ``DEFAULT`` followed by that word."""
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
-        if values and values[0] not in self._name_parser_map.keys():
+        if values and values[0] not in self._name_parser_map.keys():  # noqa: SIM118 (see _AnyName)
             values = [DEFAULT, *values]
         super().__call__(parser, namespace, values, option_string)
 
@@ -42,10 +42,11 @@ class _AnyName(dict):
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "plot", help="draw figures (training curves, ...) to PNG",
-        description="fanyi plot RUN draws the curves of a run; see the kinds below.")
-    kinds = parser.add_subparsers(dest="kind", metavar="KIND", action=_DefaultKind,
-                                  required=True)
+        "plot",
+        help="draw figures (training curves, ...) to PNG",
+        description="fanyi plot RUN draws the curves of a run; see the kinds below.",
+    )
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", action=_DefaultKind, required=True)
     for add in PLOTS:
         add(kinds)
     kinds.choices = _AnyName(kinds._name_parser_map)

@@ -38,13 +38,18 @@ def reexec_with_tcmalloc() -> None:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "train", help="train a Transformer on a prepared data directory",
+        "train",
+        help="train a Transformer on a prepared data directory",
         description="Every TrainConfig key is also a flag; flags override the --config file. "
-                    "Run under `torchrun --nproc_per_node N` for data-parallel training.")
+        "Run under `torchrun --nproc_per_node N` for data-parallel training.",
+    )
     parser.add_argument("--config", help="YAML file of TrainConfig keys")
-    parser.add_argument("--resume", metavar="DIR",
-                        help="continue a run (its last checkpoint) or a checkpoint directory; "
-                             "without --config, the run's own training config is used")
+    parser.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="continue a run (its last checkpoint) or a checkpoint directory; "
+        "without --config, the run's own training config is used",
+    )
     config_io.add_arguments(parser, TrainConfig)
     parser.set_defaults(func=run)
 

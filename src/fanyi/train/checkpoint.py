@@ -98,7 +98,8 @@ def write_model_dir(
     for vocab_file in dict.fromkeys(vocab_files):
         shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
     (tmp / CONFIG_FILE).write_text(
-        yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
     if training_state is not None:
         _write_training_state(tmp, training_state)
     _fsync_dir_files(tmp)
@@ -194,9 +195,11 @@ def capture_rng() -> dict[str, Any]:
     """Python, NumPy and torch (CPU, CUDA) generator states."""
     version, internal, gauss = random.getstate()
     name, keys, pos, has_gauss, cached = np.random.get_state()
-    state = {"python": [version, list(internal), gauss],
-             "numpy": [name, keys.tolist(), pos, has_gauss, cached],
-             "torch": torch.get_rng_state()}
+    state = {
+        "python": [version, list(internal), gauss],
+        "numpy": [name, keys.tolist(), pos, has_gauss, cached],
+        "torch": torch.get_rng_state(),
+    }
     if torch.cuda.is_available():
         state["cuda"] = torch.cuda.get_rng_state()
     return state
@@ -219,14 +222,19 @@ def restore_rng(state: dict[str, Any]) -> None:
 def refuse_pickle(path: Path) -> None:
     """Raise if ``path`` is, by name or by content, a pickle or ``torch.save`` file."""
     if path.suffix in PICKLE_SUFFIXES:
-        raise ValueError(f"{path}: refusing a pickle-format checkpoint (unpickling can run code); "
-                         "fanyi reads safetensors model directories only")
+        raise ValueError(
+            f"{path}: refusing a pickle-format checkpoint (unpickling can run code); "
+            "fanyi reads safetensors model directories only"
+        )
     with open(path, "rb") as f:
         head = f.read(4)
-    if (head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05")) or \
-            head == b"PK\x03\x04":
-        raise ValueError(f"{path}: this is a pickle/torch.save file, not safetensors; refusing "
-                         "to load it (unpickling can run code)")
+    if (
+        head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05")
+    ) or head == b"PK\x03\x04":
+        raise ValueError(
+            f"{path}: this is a pickle/torch.save file, not safetensors; refusing "
+            "to load it (unpickling can run code)"
+        )
 
 
 def _read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
@@ -251,10 +259,13 @@ def resolve(path: str | Path, which: str = "best") -> Path:
             return path / name
     pickles = [p.name for p in path.glob("*") if p.suffix in PICKLE_SUFFIXES]
     if pickles:
-        raise ValueError(f"{path} holds {', '.join(pickles)} but no {MODEL_FILE}: fanyi refuses "
-                         "pickle checkpoints (unpickling can run code)")
-    raise FileNotFoundError(f"{path} is neither a model directory ({MODEL_FILE}) nor a run "
-                            f"directory ({INDEX_FILE})")
+        raise ValueError(
+            f"{path} holds {', '.join(pickles)} but no {MODEL_FILE}: fanyi refuses "
+            "pickle checkpoints (unpickling can run code)"
+        )
+    raise FileNotFoundError(
+        f"{path} is neither a model directory ({MODEL_FILE}) nor a run directory ({INDEX_FILE})"
+    )
 
 
 def read_checkpoint(path: str | Path, which: str = "best") -> Checkpoint:
@@ -285,8 +296,11 @@ def load_into(model: Transformer, state_dict: dict[str, Tensor], source: Path) -
     expected = model.state_dict()
     problems = [f"missing {k}" for k in expected if k not in state_dict]
     problems += [f"unexpected {k}" for k in state_dict if k not in expected]
-    problems += [f"{k}: {tuple(t.shape)} in the file, {tuple(expected[k].shape)} by the config"
-                 for k, t in state_dict.items() if k in expected and t.shape != expected[k].shape]
+    problems += [
+        f"{k}: {tuple(t.shape)} in the file, {tuple(expected[k].shape)} by the config"
+        for k, t in state_dict.items()
+        if k in expected and t.shape != expected[k].shape
+    ]
     if problems:
         raise ValueError(f"{source} does not match its model config: " + "; ".join(problems[:5]))
     model.load_state_dict(state_dict)
@@ -350,8 +364,10 @@ def average_run(run_dir: str | Path, last: int, out: str | Path | None = None) -
     model = build_model(newest.model)
     load_into(model, average_checkpoints(chosen), chosen[-1] / MODEL_FILE)
     sections = yaml.safe_load((chosen[-1] / CONFIG_FILE).read_text(encoding="utf-8"))
-    sections["checkpoint"] = {**sections.get("checkpoint", {}), "metrics": {},
-                              "averaged_from": [p.name for p in chosen]}
+    sections["checkpoint"] = {
+        **sections.get("checkpoint", {}),
+        "metrics": {},
+        "averaged_from": [p.name for p in chosen],
+    }
     vocab_files = [newest.src_spm, newest.tgt_spm]
-    return write_model_dir(Path(out) if out else run_dir / "averaged", model, sections,
-                           vocab_files)
+    return write_model_dir(Path(out) if out else run_dir / "averaged", model, sections, vocab_files)

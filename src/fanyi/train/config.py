@@ -8,8 +8,17 @@ from typing import Any, Literal
 # Keys that may change when a run is resumed: they do not alter the parameters of steps taken
 # (stopping points, logging, validation cadence, threads). Every other key must match.
 RESUMABLE_CHANGES = frozenset(
-    {"max_steps", "max_epochs", "patience", "log_every", "progress", "threads", "keep_last",
-     "valid_bleu", "valid_bleu_sentences"}
+    {
+        "max_steps",
+        "max_epochs",
+        "patience",
+        "log_every",
+        "progress",
+        "threads",
+        "keep_last",
+        "valid_bleu",
+        "valid_bleu_sentences",
+    }
 )
 
 
@@ -52,8 +61,15 @@ class TrainConfig:
     progress: bool = True  # tqdm bar (rank 0)
 
     def __post_init__(self) -> None:
-        for name in ("max_tokens", "accumulation", "max_steps", "warmup", "validate_every",
-                     "log_every", "keep_last"):
+        for name in (
+            "max_tokens",
+            "accumulation",
+            "max_steps",
+            "warmup",
+            "validate_every",
+            "log_every",
+            "keep_last",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0.0 <= self.label_smoothing < 1.0:

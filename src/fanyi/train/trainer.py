@@ -27,8 +27,16 @@ from tqdm import tqdm
 
 from .. import __version__
 from .. import config as config_io
-from ..data import BOS_ID, EOS_ID, Batch, ParallelDataset, TokenBatchSampler, collate
-from ..data import load_split, load_vocabs
+from ..data import (
+    BOS_ID,
+    EOS_ID,
+    Batch,
+    ParallelDataset,
+    TokenBatchSampler,
+    collate,
+    load_split,
+    load_vocabs,
+)
 from ..decode import greedy_search
 from ..model import ModelConfig, Transformer, build_model
 from ..runtime import seed_everything, set_threads
@@ -70,8 +78,9 @@ def setup_distributed(device: str) -> Distributed:
     world_size = int(os.environ.get("WORLD_SIZE", "1"))
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))
     use_cuda = device == "cuda" or (device == "auto" and torch.cuda.is_available())
-    chosen = torch.device(f"cuda:{local_rank}" if use_cuda else device if device != "auto"
-                          else "cpu")
+    chosen = torch.device(
+        f"cuda:{local_rank}" if use_cuda else device if device != "auto" else "cpu"
+    )
     if use_cuda:
         torch.cuda.set_device(chosen)
     if world_size > 1 and not torch_dist.is_initialized():
@@ -101,14 +110,16 @@ def model_config(cfg: TrainConfig, manifest: dict[str, Any]) -> ModelConfig:
         values = config_io.to_dict(config_io.load_yaml(ModelConfig, cfg.model_config))
     vocab = manifest["vocab"]
     values.update(cfg.model)
-    values.update(src_vocab_size=vocab["src_size"], tgt_vocab_size=vocab["tgt_size"],
-                  pad_id=vocab["pad_id"])
+    values.update(
+        src_vocab_size=vocab["src_size"], tgt_vocab_size=vocab["tgt_size"], pad_id=vocab["pad_id"]
+    )
     values.setdefault("tie_embeddings", vocab["joint"])
     return config_io.from_dict(ModelConfig, values)
 
 
-def batch_stream(dataset: ParallelDataset, sampler: TokenBatchSampler, epoch: int, position: int
-                 ) -> Iterator[tuple[int, int, Batch]]:
+def batch_stream(
+    dataset: ParallelDataset, sampler: TokenBatchSampler, epoch: int, position: int
+) -> Iterator[tuple[int, int, Batch]]:
     """Batches from ``position`` of ``epoch`` on, forever: (epoch, position after it, batch)."""
     while True:
         sampler.set_epoch(epoch)
@@ -118,8 +129,13 @@ def batch_stream(dataset: ParallelDataset, sampler: TokenBatchSampler, epoch: in
         epoch, position = epoch + 1, 0
 
 
-def accumulate_gradients(model: nn.Module, criterion: LabelSmoothingLoss, batches: list[Batch],
-                         autocast: Any, dist: Distributed) -> torch.Tensor:
+def accumulate_gradients(
+    model: nn.Module,
+    criterion: LabelSmoothingLoss,
+    batches: list[Batch],
+    autocast: Any,
+    dist: Distributed,
+) -> torch.Tensor:
     """Backpropagate the loss of ``batches`` normalised by all their target tokens (all ranks).
 
     Each micro-batch adds loss_sum / total tokens, so accumulating two halves gives the
@@ -144,8 +160,9 @@ def accumulate_gradients(model: nn.Module, criterion: LabelSmoothingLoss, batche
     return stats
 
 
-def optimizer_step(model: nn.Module, optimizer: torch.optim.Optimizer, cfg: TrainConfig,
-                   d_model: int, step: int) -> tuple[float, float]:
+def optimizer_step(
+    model: nn.Module, optimizer: torch.optim.Optimizer, cfg: TrainConfig, d_model: int, step: int
+) -> tuple[float, float]:
     """Set the Noam rate of ``step`` (eq. 3), clip, update; returns (lr, gradient norm)."""
     lr = noam_lr(step, d_model, cfg.warmup, cfg.lr_factor)
     for group in optimizer.param_groups:
@@ -157,8 +174,9 @@ def optimizer_step(model: nn.Module, optimizer: torch.optim.Optimizer, cfg: Trai
 
 
 @torch.no_grad()
-def dev_loss(model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocast: Any,
-             device: torch.device) -> dict[str, float]:
+def dev_loss(
+    model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocast: Any, device: torch.device
+) -> dict[str, float]:
     """Per-token label-smoothed loss and NLL (and perplexity) of the dev set."""
     criterion = LabelSmoothingLoss(cfg.label_smoothing, model.config.pad_id)
     sampler = TokenBatchSampler(*dev.sizes(), cfg.valid_max_tokens, shuffle=False)
@@ -174,8 +192,9 @@ def dev_loss(model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocas
 
 
 @torch.no_grad()
-def dev_translations(model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocast: Any,
-                     device: torch.device) -> list[list[int]]:
+def dev_translations(
+    model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocast: Any, device: torch.device
+) -> list[list[int]]:
     """Greedy decodings of the first ``valid_bleu_sentences`` dev sources, in order."""
     count = min(len(dev), cfg.valid_bleu_sentences or len(dev))
     subset = ParallelDataset(dev.src[:count], dev.tgt[:count])
@@ -214,21 +233,30 @@ class Trainer:
         self.dev = load_split(data_dir, "dev", self.vocabs)
         self.references = (data_dir / "dev.tgt").read_text(encoding="utf-8").splitlines()
         self.dtype = resolve_dtype(cfg.dtype, dist.device)
-        self.autocast = torch.autocast(dist.device.type, dtype=torch.bfloat16,
-                                       enabled=self.dtype == "bf16")
+        self.autocast = torch.autocast(
+            dist.device.type, dtype=torch.bfloat16, enabled=self.dtype == "bf16"
+        )
         seed_everything(cfg.seed)  # the same initial parameters on every rank
         self.model = build_model(model_config(cfg, self.manifest)).to(dist.device)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=0.0, eps=cfg.adam_eps,
-                                          betas=(cfg.adam_beta1, cfg.adam_beta2))
+        self.optimizer = torch.optim.Adam(
+            self.model.parameters(),
+            lr=0.0,
+            eps=cfg.adam_eps,
+            betas=(cfg.adam_beta1, cfg.adam_beta2),
+        )
         self.criterion = LabelSmoothingLoss(cfg.label_smoothing, self.model.config.pad_id)
         self.state = TrainState()
         seed_everything(cfg.seed + dist.rank)  # per-rank dropout streams
         if resume is not None:
             self.restore(ckpt.resolve(resume, "last"))
-        self.ddp = (DistributedDataParallel(self.model) if dist.world_size > 1
-                    else self.model)
-        self.sampler = TokenBatchSampler(*self.train_data.sizes(), cfg.max_tokens, seed=cfg.seed,
-                                         rank=dist.rank, world_size=dist.world_size)
+        self.ddp = DistributedDataParallel(self.model) if dist.world_size > 1 else self.model
+        self.sampler = TokenBatchSampler(
+            *self.train_data.sizes(),
+            cfg.max_tokens,
+            seed=cfg.seed,
+            rank=dist.rank,
+            world_size=dist.world_size,
+        )
 
     # --- the loop ---
 
@@ -239,20 +267,27 @@ class Trainer:
             self.out.mkdir(parents=True, exist_ok=True)
             self._trim_log()
         stream = batch_stream(self.train_data, self.sampler, state.epoch, state.position)
-        bar = tqdm(total=cfg.max_steps, initial=state.step, unit="step", dynamic_ncols=True,
-                   disable=not (cfg.progress and self.dist.main))
+        bar = tqdm(
+            total=cfg.max_steps,
+            initial=state.step,
+            unit="step",
+            dynamic_ncols=True,
+            disable=not (cfg.progress and self.dist.main),
+        )
         window, started, saved = torch.zeros(3, dtype=torch.float64), time.perf_counter(), -1
         self.model.train()
         while state.step < cfg.max_steps:
             pulled = [next(stream) for _ in range(cfg.accumulation)]
             if cfg.max_epochs is not None and pulled[-1][0] >= cfg.max_epochs:
                 break
-            window += accumulate_gradients(self.ddp, self.criterion, [b for *_, b in pulled],
-                                           self.autocast, self.dist)
+            window += accumulate_gradients(
+                self.ddp, self.criterion, [b for *_, b in pulled], self.autocast, self.dist
+            )
             state.step += 1
             state.epoch, state.position = pulled[-1][:2]
-            lr, norm = optimizer_step(self.model, self.optimizer, cfg,
-                                      self.model.config.d_model, state.step)
+            lr, norm = optimizer_step(
+                self.model, self.optimizer, cfg, self.model.config.d_model, state.step
+            )
             bar.update(1)
             if state.step % cfg.log_every == 0:
                 self._log_train(window, time.perf_counter() - started, lr, norm, bar)
@@ -266,19 +301,29 @@ class Trainer:
         bar.close()
         return self.out
 
-    def _log_train(self, window: torch.Tensor, seconds: float, lr: float, norm: float,
-                   bar: tqdm) -> None:
+    def _log_train(
+        self, window: torch.Tensor, seconds: float, lr: float, norm: float, bar: tqdm
+    ) -> None:
         """Reduce the window's sums over ranks; log per-token loss, perplexity, lr, tok/s."""
         if self.dist.world_size > 1:
             window = window.to(self.dist.device)
             torch_dist.all_reduce(window)
         loss, nll, tokens = window.tolist()
-        record = {"kind": "train", "step": self.state.step, "epoch": self.state.epoch,
-                  "loss": loss / tokens, "nll": nll / tokens,
-                  "ppl": math.exp(min(nll / tokens, 50.0)), "lr": lr, "grad_norm": norm,
-                  "tgt_tokens_per_s": tokens / seconds}
-        bar.set_postfix_str(f"loss {record['loss']:.3f} ppl {record['ppl']:.1f} lr {lr:.2e} "
-                            f"{record['tgt_tokens_per_s']:,.0f} tok/s")
+        record = {
+            "kind": "train",
+            "step": self.state.step,
+            "epoch": self.state.epoch,
+            "loss": loss / tokens,
+            "nll": nll / tokens,
+            "ppl": math.exp(min(nll / tokens, 50.0)),
+            "lr": lr,
+            "grad_norm": norm,
+            "tgt_tokens_per_s": tokens / seconds,
+        }
+        bar.set_postfix_str(
+            f"loss {record['loss']:.3f} ppl {record['ppl']:.1f} lr {lr:.2e} "
+            f"{record['tgt_tokens_per_s']:,.0f} tok/s"
+        )
         self._append_log(record)
 
     # --- validation, checkpoints, early stopping ---
@@ -295,8 +340,15 @@ class Trainer:
             is_best = state.best is None or score > state.best
             state.best = score if is_best else state.best
             state.bad_validations = 0 if is_best else state.bad_validations + 1
-            self._append_log({"kind": "valid", "step": state.step, "epoch": state.epoch,
-                              **metrics, "best": is_best})
+            self._append_log(
+                {
+                    "kind": "valid",
+                    "step": state.step,
+                    "epoch": state.epoch,
+                    **metrics,
+                    "best": is_best,
+                }
+            )
             if cfg.progress:
                 shown = " ".join(f"{k} {v:.3f}" for k, v in metrics.items())
                 tqdm.write(f"step {state.step}: {shown}{' (best)' if is_best else ''}")
@@ -314,8 +366,9 @@ class Trainer:
         if cfg.valid_bleu:
             ids = dev_translations(self.model, self.dev, cfg, self.autocast, device)
             hypotheses = [self.vocabs[1].decode(h) for h in ids]
-            metrics |= bleu_chrf(hypotheses, self.references[: len(hypotheses)],
-                                 self.manifest["config"]["tgt_lang"])
+            metrics |= bleu_chrf(
+                hypotheses, self.references[: len(hypotheses)], self.manifest["config"]["tgt_lang"]
+            )
         self.model.train()
         return metrics
 
@@ -328,12 +381,20 @@ class Trainer:
             "data": self.manifest["config"],
             "train": config_io.to_dict(self.cfg),
             "vocab": {k: vocab[k] for k in ("src_model", "tgt_model", "joint")},
-            "checkpoint": {"step": self.state.step, "metrics": metrics, "dtype": self.dtype,
-                           "fanyi": __version__},
+            "checkpoint": {
+                "step": self.state.step,
+                "metrics": metrics,
+                "dtype": self.dtype,
+                "fanyi": __version__,
+            },
         }
-        training_state = {"state": asdict(self.state), "optimizer": self.optimizer.state_dict(),
-                          "rng": rng, "world_size": self.dist.world_size,
-                          "data": self._data_digest()}
+        training_state = {
+            "state": asdict(self.state),
+            "optimizer": self.optimizer.state_dict(),
+            "rng": rng,
+            "world_size": self.dist.world_size,
+            "data": self._data_digest(),
+        }
         vocab_files = [Path(self.cfg.data_dir) / vocab[k] for k in ("src_model", "tgt_model")]
         ckpt.write_model_dir(self.out / name, self.model, sections, vocab_files, training_state)
         ckpt.record_checkpoint(self.out, name, is_best, self.cfg.keep_last)
@@ -347,20 +408,25 @@ class Trainer:
             raise ValueError(f"{path} has no training config: it cannot be resumed")
         check_resumable(saved.train, self.cfg)
         if saved.model != self.model.config:
-            raise ValueError(f"{path}: its model config differs from this run's:\n"
-                             f"  saved: {saved.model}\n  now:   {self.model.config}")
+            raise ValueError(
+                f"{path}: its model config differs from this run's:\n"
+                f"  saved: {saved.model}\n  now:   {self.model.config}"
+            )
         state = ckpt.load_training_state(path)
         if state["world_size"] != self.dist.world_size:
-            raise ValueError(f"{path} was trained by {state['world_size']} processes; resume it "
-                             f"with the same number (not {self.dist.world_size})")
+            raise ValueError(
+                f"{path} was trained by {state['world_size']} processes; resume it "
+                f"with the same number (not {self.dist.world_size})"
+            )
         if state["data"] != self._data_digest():
             raise ValueError(f"{path} was trained on other data than {self.cfg.data_dir}")
         ckpt.load_into(self.model, ckpt.read_state_dict(path), path / ckpt.MODEL_FILE)
         self.optimizer.load_state_dict(state["optimizer"])
         self.state = TrainState(**state["state"])
         rng = state["rng"]
-        ckpt.restore_rng({**rng, **{k: rng[k][self.dist.rank] for k in ("torch", "cuda")
-                                   if k in rng}})
+        ckpt.restore_rng(
+            {**rng, **{k: rng[k][self.dist.rank] for k in ("torch", "cuda") if k in rng}}
+        )
 
     def _gather_rng(self) -> dict[str, Any]:
         """RNG states; torch's (and CUDA's) from every rank, since dropout differs per rank."""
@@ -378,8 +444,15 @@ class Trainer:
 
     def _data_digest(self) -> dict[str, str]:
         outputs = self.manifest["outputs"]
-        return {k: outputs[k] for k in ("train.src", "train.tgt", self.manifest["vocab"]
-                                        ["src_model"], self.manifest["vocab"]["tgt_model"])}
+        return {
+            k: outputs[k]
+            for k in (
+                "train.src",
+                "train.tgt",
+                self.manifest["vocab"]["src_model"],
+                self.manifest["vocab"]["tgt_model"],
+            )
+        }
 
     # --- the JSONL log ---
 
@@ -403,8 +476,10 @@ def check_resumable(saved: TrainConfig, now: TrainConfig) -> None:
     changed = [k for k in old if k not in RESUMABLE_CHANGES and old[k] != new[k]]
     if changed:
         details = ", ".join(f"{k}: {old[k]!r} → {new[k]!r}" for k in changed)
-        raise ValueError(f"cannot resume with a different training config ({details}); only "
-                         f"{', '.join(sorted(RESUMABLE_CHANGES))} may change")
+        raise ValueError(
+            f"cannot resume with a different training config ({details}); only "
+            f"{', '.join(sorted(RESUMABLE_CHANGES))} may change"
+        )
 
 
 def train(cfg: TrainConfig, resume: str | Path | None = None) -> Path:

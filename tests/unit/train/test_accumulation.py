@@ -16,8 +16,13 @@ CPU = Distributed(rank=0, world_size=1, local_world_size=1, device=torch.device(
 def _examples(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
     g = torch.Generator().manual_seed(seed)
     lengths = torch.randint(1, 9, (n, 2), generator=g).tolist()
-    return [(torch.randint(4, 40, (s,), generator=g).tolist(),
-             torch.randint(4, 40, (t,), generator=g).tolist()) for s, t in lengths]
+    return [
+        (
+            torch.randint(4, 40, (s,), generator=g).tolist(),
+            torch.randint(4, 40, (t,), generator=g).tolist(),
+        )
+        for s, t in lengths
+    ]
 
 
 def _gradients(model, batches) -> dict[str, torch.Tensor]:
@@ -29,8 +34,19 @@ def _gradients(model, batches) -> dict[str, torch.Tensor]:
 
 def test_two_half_batches_give_the_gradient_of_the_whole_batch():
     torch.manual_seed(0)
-    model = build_model(ModelConfig(src_vocab_size=40, tgt_vocab_size=40, d_model=32, d_ff=64,
-                                    h=4, N_enc=2, N_dec=2, dropout=0.0, tie_embeddings=True))
+    model = build_model(
+        ModelConfig(
+            src_vocab_size=40,
+            tgt_vocab_size=40,
+            d_model=32,
+            d_ff=64,
+            h=4,
+            N_enc=2,
+            N_dec=2,
+            dropout=0.0,
+            tie_embeddings=True,
+        )
+    )
     examples = _examples(12, seed=1)
     whole = _gradients(model, [collate(examples)])
     # the halves are padded to their own (shorter) lengths: padding must not matter either

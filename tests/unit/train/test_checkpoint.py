@@ -14,14 +14,25 @@ from fanyi.train import TrainConfig, average_checkpoints, load_model, load_train
 from fanyi.train import checkpoint as ckpt
 from fanyi.train.trainer import check_resumable
 
-CONFIG = ModelConfig(src_vocab_size=50, tgt_vocab_size=50, d_model=16, d_ff=32, h=2, N_enc=1,
-                     N_dec=1, tie_embeddings=True)
+CONFIG = ModelConfig(
+    src_vocab_size=50,
+    tgt_vocab_size=50,
+    d_model=16,
+    d_ff=32,
+    h=2,
+    N_enc=1,
+    N_dec=1,
+    tie_embeddings=True,
+)
 
 
 def _sections(model_config: ModelConfig = CONFIG) -> dict:
-    return {"model": vars(model_config).copy(), "data": vars(DataConfig()).copy(),
-            "train": vars(TrainConfig()).copy(),
-            "vocab": {"src_model": "spm.model", "tgt_model": "spm.model", "joint": True}}
+    return {
+        "model": vars(model_config).copy(),
+        "data": vars(DataConfig()).copy(),
+        "train": vars(TrainConfig()).copy(),
+        "vocab": {"src_model": "spm.model", "tgt_model": "spm.model", "joint": True},
+    }
 
 
 def _write(tmp_path, name="ckpt", seed=0, state=None):
@@ -36,8 +47,11 @@ def test_tied_weights_are_stored_once_and_tied_again(tmp_path):
     model, path = _write(tmp_path)
     with open(path / ckpt.MODEL_FILE, "rb") as f:  # safetensors: 8-byte header size, JSON header
         header = json.loads(f.read(int.from_bytes(f.read(8), "little")))
-    tied = {"src_embed.embeddings.lut.weight", "tgt_embed.embeddings.lut.weight",
-            "generator.proj.weight"}
+    tied = {
+        "src_embed.embeddings.lut.weight",
+        "tgt_embed.embeddings.lut.weight",
+        "generator.proj.weight",
+    }
     assert len(tied & set(header)) == 1  # one matrix stored, two names recorded as aliases
     loaded, checkpoint = load_model(path)
     assert checkpoint.model == CONFIG and checkpoint.src_spm == path / "spm.model"
@@ -52,8 +66,12 @@ def test_training_state_round_trips_without_pickle(tmp_path):
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
     model(torch.tensor([[5, 6, 3]]), torch.tensor([[2, 7]])).sum().backward()
     optimizer.step()
-    state = {"optimizer": optimizer.state_dict(), "rng": ckpt.capture_rng(), "step": 7,
-             "best": None}
+    state = {
+        "optimizer": optimizer.state_dict(),
+        "rng": ckpt.capture_rng(),
+        "step": 7,
+        "best": None,
+    }
     _, path = _write(tmp_path, state=state)
     assert not (path / ckpt.STATE_JSON).read_bytes().startswith(b"\x80")
     loaded = load_training_state(path)
@@ -111,16 +129,21 @@ def test_an_interrupted_save_leaves_the_previous_checkpoint(tmp_path, monkeypatc
     assert not (tmp_path / "step-2").exists()
     loaded, checkpoint = load_model(tmp_path)
     assert checkpoint.path == first
-    assert torch.equal(loaded.encoder.layers[0].feed_forward.w_1.weight,
-                       model.encoder.layers[0].feed_forward.w_1.weight)
+    assert torch.equal(
+        loaded.encoder.layers[0].feed_forward.w_1.weight,
+        model.encoder.layers[0].feed_forward.w_1.weight,
+    )
 
 
 def test_old_checkpoints_are_pruned_but_best_is_kept(tmp_path):
     for step in range(1, 5):
         _write(tmp_path, name=f"step-{step}", seed=step)
         ckpt.record_checkpoint(tmp_path, f"step-{step}", is_best=step == 1, keep_last=2)
-    assert ckpt.read_index(tmp_path) == {"last": "step-4", "best": "step-1",
-                                         "kept": ["step-3", "step-4"]}
+    assert ckpt.read_index(tmp_path) == {
+        "last": "step-4",
+        "best": "step-1",
+        "kept": ["step-3", "step-4"],
+    }
     assert sorted(p.name for p in tmp_path.glob("step-*")) == ["step-1", "step-3", "step-4"]
     assert ckpt.resolve(tmp_path) == tmp_path / "step-1"
     assert ckpt.resolve(tmp_path, "last") == tmp_path / "step-4"

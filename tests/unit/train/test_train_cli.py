@@ -11,8 +11,9 @@ from fanyi.cli import train as train_cli
 
 def _run_dir(tmp_path):
     records = [{"kind": "train", "step": s, "loss": 5 - s / 10, "lr": s * 1e-4} for s in (1, 2, 3)]
-    records.append({"kind": "valid", "step": 3, "dev_loss": 4.0, "dev_nll": 3.5, "bleu": 1.0,
-                    "chrf": 9.0})
+    records.append(
+        {"kind": "valid", "step": 3, "dev_loss": 4.0, "dev_nll": 3.5, "bleu": 1.0, "chrf": 9.0}
+    )
     (tmp_path / "log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     return tmp_path
 
@@ -39,7 +40,7 @@ def test_train_reexecs_with_tcmalloc_unless_opted_out(monkeypatch):
     monkeypatch.delenv("LD_PRELOAD", raising=False)
     monkeypatch.delenv(train_cli.TCMALLOC_ENV, raising=False)
     train_cli.reexec_with_tcmalloc()
-    (executable, argv, env), = calls
+    ((_, argv, env),) = calls
     assert argv[1:] == ["-m", "fanyi", "train", "--max-steps", "3"]
     assert env["LD_PRELOAD"] == "libtcmalloc_minimal.so.4"
     monkeypatch.setenv("LD_PRELOAD", env["LD_PRELOAD"])  # the re-executed process: already loaded
