@@ -11,8 +11,8 @@ function label(piece) {
   return text === "" ? "\u2581" : text;
 }
 
-function colour(weight, top) {  // 0 → white, the matrix's largest weight → deep blue
-  const w = Math.max(0, Math.min(1, weight / top));
+function colour(weight, peak) {  // 0 → white, the matrix's largest weight → deep blue
+  const w = Math.max(0, Math.min(1, weight / peak));
   return `rgb(${Math.round(255 - 225 * w)}, ${Math.round(255 - 175 * w)}, ${Math.round(255 - 75 * w)})`;
 }
 
@@ -27,9 +27,9 @@ function drawHeatmap(canvas, sources, targets, weights) {
   ctx.font = FONT;  // resizing the canvas resets its state
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  const top = Math.max(1e-6, ...weights.flat());
+  const peak = Math.max(1e-6, ...weights.flat());
   weights.forEach((row, i) => row.forEach((w, j) => {
-    ctx.fillStyle = colour(w, top);
+    ctx.fillStyle = colour(w, peak);
     ctx.fillRect(left + j * CELL, top + i * CELL, CELL - 1, CELL - 1);
   }));
   ctx.fillStyle = "#222";
