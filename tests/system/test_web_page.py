@@ -48,6 +48,8 @@ def test_translate_and_see_the_heatmap(translator, tmp_path):
         page = browser.new_page(viewport={"width": 1000, "height": 900})
         requests: list[str] = []
         page.on("request", lambda request: requests.append(request.url))
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(url)
         page.fill("#source", sentence)
         page.fill("#beam", "2")
@@ -64,6 +66,7 @@ def test_translate_and_see_the_heatmap(translator, tmp_path):
         shot = tmp_path / "web_page.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
+        assert not errors
         browser.close()
     assert all(r.startswith(url) for r in requests), requests  # no CDN, nothing outside
 
