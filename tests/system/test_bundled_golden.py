@@ -1,0 +1,34 @@
+"""The bundled model's translations of 20 fixed sentences (10 Chinese, 10 English, none from
+Tatoeba) equal the stored ones: a silent change in the model, decoding or text handling shows
+up here. Regenerate with ``scripts/update_golden.py`` when the model is replaced on purpose."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from fanyi import Translator
+from fanyi.decode.translator import BUNDLED
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "update_golden.py"
+
+pytestmark = pytest.mark.skipif(
+    not BUNDLED.is_dir(), reason=f"no bundled model yet ({BUNDLED}); the lead trains it later"
+)
+
+
+def load_script():
+    """scripts/update_golden.py as a module: the sentences and settings live there only."""
+    spec = importlib.util.spec_from_file_location("update_golden", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bundled_translations_are_unchanged():
+    script = load_script()
+    assert script.GOLDEN.is_file(), f"{script.GOLDEN} missing: run {SCRIPT} and commit it"
+    rows = [line.split("\t") for line in script.GOLDEN.read_text(encoding="utf-8").splitlines()]
+    assert [source for source, _ in rows] == script.SENTENCES
+    translations = script.translate_all(Translator.load(threads=1))
+    assert translations == [translation for _, translation in rows]
