@@ -59,3 +59,11 @@ def test_positional_encoding_figure(tmp_path):
     assert Image.open(out).size[0] > 1000
     with pytest.raises(ValueError, match="must lie in"):
         plots.plot_positional(tmp_path / "bad.png", d_model=16, dims=(16,))
+
+
+def test_plot_positional_command(tmp_path, capsys):
+    from fanyi.cli import main
+
+    out = tmp_path / "pe.png"
+    assert main(["plot", "positional", "--d-model", "32", "--dims", "0", "1", "-o", str(out)]) == 0
+    assert out.is_file() and str(out) in capsys.readouterr().out

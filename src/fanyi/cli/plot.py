@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Callable
 
 from .. import plot
+from .plot_attention import add_attention, add_positional
 
 DEFAULT = "curves"
 
@@ -21,7 +22,11 @@ def add_curves(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=lambda args: print(plot.plot_curves(args.run, args.output)) or 0)
 
 
-PLOTS: list[Callable[[argparse._SubParsersAction], None]] = [add_curves]
+PLOTS: list[Callable[[argparse._SubParsersAction], None]] = [
+    add_curves,
+    add_attention,
+    add_positional,
+]
 
 
 class _DefaultKind(argparse._SubParsersAction):
