@@ -26,7 +26,9 @@ def machine() -> dict:
     return {
         "cpu": cpu,
         "isa": isa,
-        "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "cores": len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
         "python": platform.python_version(),
         "torch": torch.__version__,
     }
@@ -39,7 +41,9 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def interleaved(runs: dict[str, Callable[[], object]], rounds: int, warmup: int = 1) -> dict[str, float]:
+def interleaved(
+    runs: dict[str, Callable[[], object]], rounds: int, warmup: int = 1
+) -> dict[str, float]:
     """Median seconds per call for each run, calling them in turn so machine noise hits all alike."""
     for _ in range(warmup):
         for fn in runs.values():

@@ -22,8 +22,12 @@ from fanyi.model.embedding import sinusoid_table
 from fanyi.train import LabelSmoothingLoss
 
 CONFIGS = {
-    "tiny": dict(d_model=256, d_ff=1024, h=4, N_enc=3, N_dec=3, src_vocab_size=8000, tgt_vocab_size=8000),
-    "base-small": dict(d_model=512, d_ff=2048, h=8, N_enc=6, N_dec=6, src_vocab_size=16000, tgt_vocab_size=16000),
+    "tiny": dict(
+        d_model=256, d_ff=1024, h=4, N_enc=3, N_dec=3, src_vocab_size=8000, tgt_vocab_size=8000
+    ),
+    "base-small": dict(
+        d_model=512, d_ff=2048, h=8, N_enc=6, N_dec=6, src_vocab_size=16000, tgt_vocab_size=16000
+    ),
 }
 PAD = 0
 
@@ -36,8 +40,9 @@ class TorchSeq2Seq(nn.Module):
         self.src_embed = nn.Embedding(c.src_vocab_size, c.d_model, padding_idx=PAD)
         self.tgt_embed = nn.Embedding(c.tgt_vocab_size, c.d_model, padding_idx=PAD)
         self.register_buffer("pe", sinusoid_table(c.max_len, c.d_model))
-        self.transformer = nn.Transformer(c.d_model, c.h, c.N_enc, c.N_dec, c.d_ff, c.dropout,
-                                          batch_first=True)
+        self.transformer = nn.Transformer(
+            c.d_model, c.h, c.N_enc, c.N_dec, c.d_ff, c.dropout, batch_first=True
+        )
         self.proj = nn.Linear(c.d_model, c.tgt_vocab_size)
         self.scale = math.sqrt(c.d_model)
         self.drop = nn.Dropout(c.dropout)
@@ -46,12 +51,20 @@ class TorchSeq2Seq(nn.Module):
         x = self.drop(self.src_embed(src) * self.scale + self.pe[: src.size(1)])
         y = self.drop(self.tgt_embed(tgt) * self.scale + self.pe[: tgt.size(1)])
         causal = nn.Transformer.generate_square_subsequent_mask(tgt.size(1))
-        out = self.transformer(x, y, tgt_mask=causal, src_key_padding_mask=src == PAD,
-                               tgt_key_padding_mask=tgt == PAD, memory_key_padding_mask=src == PAD)
+        out = self.transformer(
+            x,
+            y,
+            tgt_mask=causal,
+            src_key_padding_mask=src == PAD,
+            tgt_key_padding_mask=tgt == PAD,
+            memory_key_padding_mask=src == PAD,
+        )
         return self.proj(out).log_softmax(-1)
 
 
-def random_batches(c: ModelConfig, n: int, target_tokens: int, seed: int) -> list[tuple[Tensor, Tensor, Tensor]]:
+def random_batches(
+    c: ModelConfig, n: int, target_tokens: int, seed: int
+) -> list[tuple[Tensor, Tensor, Tensor]]:
     """Batches of random sentences of 16–32 tokens, padded, about ``target_tokens`` each."""
     g = torch.Generator().manual_seed(seed)
     batches = []
@@ -94,8 +107,14 @@ def main() -> None:
     parser.add_argument("--configs", default="tiny,base-small")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    result = {"benchmark": "train_step", "machine": machine(), "threads": args.threads,
-              "rounds": args.rounds, "target_tokens_per_batch": args.target_tokens, "configs": {}}
+    result = {
+        "benchmark": "train_step",
+        "machine": machine(),
+        "threads": args.threads,
+        "rounds": args.rounds,
+        "target_tokens_per_batch": args.target_tokens,
+        "configs": {},
+    }
     for name in args.configs.split(","):
         c = ModelConfig(**CONFIGS[name], dropout=0.1)
         batches = random_batches(c, 4, args.target_tokens, seed=0)
@@ -117,9 +136,12 @@ def main() -> None:
         }
         result["configs"][name] = figures
         print(f"{name}: " + ", ".join(f"{k} {v:,.0f} tok/s" for k, v in tps.items()))
-        print(f"{name}: fanyi/torch fp32 {figures['fanyi_vs_torch_fp32']:.2f}×, "
-              f"bf16 {figures['fanyi_vs_torch_bf16']:.2f}×; fanyi bf16/fp32 "
-              f"{figures['fanyi_bf16_vs_fp32']:.2f}×", flush=True)
+        print(
+            f"{name}: fanyi/torch fp32 {figures['fanyi_vs_torch_fp32']:.2f}×, "
+            f"bf16 {figures['fanyi_vs_torch_bf16']:.2f}×; fanyi bf16/fp32 "
+            f"{figures['fanyi_bf16_vs_fp32']:.2f}×",
+            flush=True,
+        )
     emit(result)
 
 
