@@ -26,8 +26,11 @@ def naive_greedy(model, src, bos, eos, max_len):
 
 def test_cached_batched_greedy_equals_naive_greedy():
     torch.manual_seed(0)
-    model = build_model(ModelConfig(src_vocab_size=12, tgt_vocab_size=12, d_model=32, d_ff=64, h=4,
-                                    N_enc=2, N_dec=2)).eval()
+    model = build_model(
+        ModelConfig(
+            src_vocab_size=12, tgt_vocab_size=12, d_model=32, d_ff=64, h=4, N_enc=2, N_dec=2
+        )
+    ).eval()
     src = torch.randint(3, 12, (6, 8))
     src[1, 5:] = 0
     src[4, 2:] = 0
