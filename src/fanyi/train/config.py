@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 # Keys that may change when a run is resumed: they do not alter the parameters of steps taken
-# (stopping points, logging, validation cadence, threads). Every other key must match.
+# (stopping points, logging, validation cadence, threads, where files are; the data itself is
+# checked by checksum). Every other key must match.
 RESUMABLE_CHANGES = frozenset(
     {
         "max_steps",
@@ -18,6 +19,8 @@ RESUMABLE_CHANGES = frozenset(
         "keep_last",
         "valid_bleu",
         "valid_bleu_sentences",
+        "out_dir",
+        "data_dir",
     }
 )
 
