@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..train.checkpoint import average_run
+from ..train.checkpoint import STORAGE_DTYPES, average_run
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -25,9 +25,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="model directory to write (default RUN/averaged)"
     )
+    parser.add_argument(
+        "--dtype",
+        choices=sorted(STORAGE_DTYPES),
+        default="fp32",
+        help="how to store the weights (fp16 halves the size of a model to ship; default fp32)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print(average_run(args.run, args.last, args.output))
+    print(average_run(args.run, args.last, args.output, args.dtype))
     return 0

@@ -353,8 +353,17 @@ def record_checkpoint(run_dir: str | Path, name: str, is_best: bool, keep_last: 
         shutil.rmtree(run_dir / stale, ignore_errors=True)
 
 
-def average_run(run_dir: str | Path, last: int, out: str | Path | None = None) -> Path:
-    """Average the run's ``last`` most recent kept checkpoints into model directory ``out``."""
+STORAGE_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def average_run(
+    run_dir: str | Path, last: int, out: str | Path | None = None, dtype: str = "fp32"
+) -> Path:
+    """Average the run's ``last`` most recent kept checkpoints into model directory ``out``.
+
+    ``dtype`` (fp32, fp16, bf16) is how the weights are stored: fp16 halves a model to ship;
+    loading casts them back to the dtype asked for.
+    """
     run_dir = Path(run_dir)
     kept = read_index(run_dir)["kept"]
     if len(kept) < last:
@@ -370,4 +379,5 @@ def average_run(run_dir: str | Path, last: int, out: str | Path | None = None) -
         "averaged_from": [p.name for p in chosen],
     }
     vocab_files = [newest.src_spm, newest.tgt_spm]
+    model = model.to(STORAGE_DTYPES[dtype])
     return write_model_dir(Path(out) if out else run_dir / "averaged", model, sections, vocab_files)

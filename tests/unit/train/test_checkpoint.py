@@ -162,3 +162,18 @@ def test_averaging_is_the_elementwise_mean(tmp_path):
     torch.testing.assert_close(model.state_dict()[name], expected, rtol=0, atol=1e-7)
     assert checkpoint.info["averaged_from"] == ["step-2", "step-3"]
     assert not (out / ckpt.STATE_JSON).exists()
+
+
+def test_averaged_model_stored_in_fp16_is_half_the_size_and_loads(tmp_path):
+    models = [_write(tmp_path, name=f"step-{s}", seed=s)[0] for s in (1, 2)]
+    for s in (1, 2):
+        ckpt.record_checkpoint(tmp_path, f"step-{s}", is_best=False, keep_last=2)
+    full = ckpt.average_run(tmp_path, last=2, out=tmp_path / "fp32")
+    half = ckpt.average_run(tmp_path, last=2, out=tmp_path / "fp16", dtype="fp16")
+    full_size = (full / ckpt.MODEL_FILE).stat().st_size
+    assert (half / ckpt.MODEL_FILE).stat().st_size < 0.6 * full_size  # header and metadata do not shrink
+    model, _ = load_model(half)
+    name = "encoder.layers.0.feed_forward.w_1.weight"
+    expected = (models[0].state_dict()[name] + models[1].state_dict()[name]) / 2
+    assert model.state_dict()[name].dtype == torch.float32
+    torch.testing.assert_close(model.state_dict()[name], expected.half().float(), rtol=0, atol=0)
