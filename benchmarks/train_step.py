@@ -14,9 +14,9 @@ import contextlib
 import math
 
 import torch
-from common import emit, interleaved, machine
 from torch import Tensor, nn
 
+from common import emit, interleaved, machine
 from fanyi.model import ModelConfig, build_model
 from fanyi.model.embedding import sinusoid_table
 from fanyi.train import LabelSmoothingLoss

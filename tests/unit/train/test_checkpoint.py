@@ -171,7 +171,9 @@ def test_averaged_model_stored_in_fp16_is_half_the_size_and_loads(tmp_path):
     full = ckpt.average_run(tmp_path, last=2, out=tmp_path / "fp32")
     half = ckpt.average_run(tmp_path, last=2, out=tmp_path / "fp16", dtype="fp16")
     full_size = (full / ckpt.MODEL_FILE).stat().st_size
-    assert (half / ckpt.MODEL_FILE).stat().st_size < 0.6 * full_size  # header and metadata do not shrink
+    assert (
+        half / ckpt.MODEL_FILE
+    ).stat().st_size < 0.6 * full_size  # header and metadata do not shrink
     model, _ = load_model(half)
     name = "encoder.layers.0.feed_forward.w_1.weight"
     expected = (models[0].state_dict()[name] + models[1].state_dict()[name]) / 2

@@ -25,12 +25,16 @@ def test_padding_contributes_nothing_and_no_smoothing_is_nll():
     target = torch.randint(1, 7, (2, 5))
     target[1, 3:] = 0
     loss, nll = LabelSmoothingLoss(0.0, pad_id=0)(log_probs, target)
-    expected = torch.nn.functional.nll_loss(log_probs.flatten(0, 1), target.flatten(),
-                                            ignore_index=0, reduction="sum")
+    expected = torch.nn.functional.nll_loss(
+        log_probs.flatten(0, 1), target.flatten(), ignore_index=0, reduction="sum"
+    )
     assert loss.item() == pytest.approx(expected.item(), rel=1e-6) and loss == nll
     changed = log_probs.clone()
     changed[1, 3:] = torch.randn(2, 7).log_softmax(-1)  # only padded positions change
-    assert LabelSmoothingLoss(0.1, 0)(changed, target)[0] == LabelSmoothingLoss(0.1, 0)(log_probs, target)[0]
+    assert (
+        LabelSmoothingLoss(0.1, 0)(changed, target)[0]
+        == LabelSmoothingLoss(0.1, 0)(log_probs, target)[0]
+    )
 
 
 def test_noam_schedule_values():
@@ -40,7 +44,9 @@ def test_noam_schedule_values():
     assert peak == pytest.approx(512**-0.5 * 4000**-0.5)
     assert noam_lr(warmup // 2, d_model, warmup) == pytest.approx(peak / 2)  # linear warm-up
     assert noam_lr(4 * warmup, d_model, warmup) == pytest.approx(peak / 2)  # inverse sqrt decay
-    assert noam_lr(100, d_model, warmup, factor=2.0) == pytest.approx(2 * noam_lr(100, d_model, warmup))
+    assert noam_lr(100, d_model, warmup, factor=2.0) == pytest.approx(
+        2 * noam_lr(100, d_model, warmup)
+    )
 
 
 def test_noam_scheduler_drives_the_optimizer():
