@@ -12,6 +12,7 @@ RESUMABLE_CHANGES = frozenset(
     {
         "max_steps",
         "max_epochs",
+        "max_minutes",
         "patience",
         "log_every",
         "progress",
@@ -39,6 +40,9 @@ class TrainConfig:
     accumulation: int = 1  # batches per optimizer step (per process)
     max_steps: int = 100_000  # optimizer steps
     max_epochs: int | None = None  # stop after this many passes over train (None: no limit)
+    # Wall-clock budget of this invocation (validations included); then one last validation
+    # and checkpoint, so the run ends up to one validation past it. None: no limit.
+    max_minutes: float | None = None
     # --- optimisation (§5.3): Adam β=(0.9, 0.98), ε=1e-9, the Noam schedule ---
     warmup: int = 4000
     lr_factor: float = 1.0
@@ -75,6 +79,8 @@ class TrainConfig:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.max_minutes is not None and self.max_minutes <= 0:
+            raise ValueError(f"max_minutes must be positive, got {self.max_minutes}")
         if not 0.0 <= self.label_smoothing < 1.0:
             raise ValueError(f"label_smoothing must be in [0, 1), got {self.label_smoothing}")
         if self.best_metric == "bleu" and not self.valid_bleu:

@@ -261,8 +261,10 @@ class Trainer:
     # --- the loop ---
 
     def run(self) -> Path:
-        """Train until max_steps, max_epochs or early stopping; returns the run directory."""
+        """Train until max_steps, max_epochs, max_minutes or early stopping; returns the run
+        directory."""
         cfg, state = self.cfg, self.state
+        deadline = None if cfg.max_minutes is None else time.monotonic() + 60 * cfg.max_minutes
         if self.dist.main:
             self.out.mkdir(parents=True, exist_ok=True)
             self._trim_log()
@@ -296,10 +298,23 @@ class Trainer:
                 saved = state.step
                 if self.validate_and_save():
                     break
+            if self._out_of_time(deadline):
+                break
         if saved != state.step:
             self.validate_and_save()
         bar.close()
         return self.out
+
+    def _out_of_time(self, deadline: float | None) -> bool:
+        """Whether the wall-clock budget is spent; rank 0's clock decides for every rank."""
+        if deadline is None:
+            return False
+        up = torch.tensor([float(time.monotonic() >= deadline)], device=self.dist.device)
+        if self.dist.world_size > 1:
+            torch_dist.broadcast(up, 0)
+        if up.item() and self.cfg.progress and self.dist.main:
+            tqdm.write(f"step {self.state.step}: time budget of {self.cfg.max_minutes} min spent")
+        return bool(up.item())
 
     def _log_train(
         self, window: torch.Tensor, seconds: float, lr: float, norm: float, bar: tqdm
