@@ -101,8 +101,21 @@ def test_text_option(model_dir, expected):
     assert done.stdout.decode("utf-8") == f"{expected[0]}\n"
 
 
-@pytest.mark.skipif(BUNDLED.is_dir(), reason="the bundled model exists")
-def test_without_a_model_a_clear_error():
-    done = run("--text", "你好")
+def test_a_missing_model_is_a_clear_error(tmp_path):
+    done = run("-m", str(tmp_path / "no-such-model"), "--text", "你好")
     assert done.returncode == 2
-    assert "no bundled model" in done.stderr.decode() and "Traceback" not in done.stderr.decode()
+    assert "no-such-model" in done.stderr.decode() and "Traceback" not in done.stderr.decode()
+
+
+def test_the_bundled_model_is_the_default():
+    assert BUNDLED.is_dir()
+    done = run("--text", "你好。")
+    assert done.returncode == 0 and done.stdout.decode("utf-8").strip()
+
+
+def test_without_a_bundled_model_the_error_says_what_to_do(tmp_path, monkeypatch):
+    import fanyi.decode.translator as translator_module
+
+    monkeypatch.setattr(translator_module, "BUNDLED", tmp_path / "bundled" / "zh-en")
+    with pytest.raises(FileNotFoundError, match="no bundled model .*; pass -m DIR"):
+        translator_module.Translator.load()
