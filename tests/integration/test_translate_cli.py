@@ -117,5 +117,5 @@ def test_without_a_bundled_model_the_error_says_what_to_do(tmp_path, monkeypatch
     import fanyi.decode.translator as translator_module
 
     monkeypatch.setattr(translator_module, "BUNDLED", tmp_path / "bundled" / "zh-en")
-    with pytest.raises(FileNotFoundError, match="no bundled model .*; pass -m DIR"):
+    with pytest.raises(FileNotFoundError, match=r"no bundled model .*; pass -m DIR"):
         translator_module.Translator.load()
