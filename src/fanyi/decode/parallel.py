@@ -1,15 +1,18 @@
-"""Several single-thread workers on parts of one batch.
+"""Several single-thread worker processes on parts of one batch.
 
-torch releases the GIL inside its kernels, so threads that each decode part of the batch with
-one intra-op thread use the cores side by side without talking to each other. On a small,
-shared machine this beats one decode with several intra-op threads, whose per-operation
-synchronisation costs more than the small matrices of step-wise decoding save.
+Step-wise decoding of a small model is bound by Python's per-step overhead as much as by its small
+matrix products, so threads sharing one interpreter (and its GIL) barely scale, and several
+intra-op threads synchronise more than they save. Processes forked from this one, each with one
+intra-op thread and the model inherited copy-on-write, use the cores side by side: the only
+traffic is the source ids going out and the hypotheses coming back.
 """
 
 from __future__ import annotations
 
+import atexit
+import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.pool import Pool
 
 import torch
 from torch import Tensor
@@ -20,17 +23,45 @@ from .hypothesis import Hypothesis
 
 Search = Callable[[Transformer, Tensor, DecodeConfig, int, int], list[list[Hypothesis]]]
 
+# (id(model), processes) → (model, its pool); holding the model keeps its id from being reused
+_pools: dict[tuple[int, int], tuple[Transformer, Pool]] = {}
+_worker_model: Transformer | None = None  # the model, in a worker process
+
 
 def in_parallel(
     search: Search, model: Transformer, src: Tensor, config: DecodeConfig, bos_id: int, eos_id: int
 ) -> list[list[Hypothesis]]:
     """Run ``search`` on ``config.workers`` near-equal parts of ``src`` at once; results in order."""
-    threads = torch.get_num_threads()  # each worker thread must set its own OpenMP count
     parts = [part for part in src.tensor_split(config.workers) if part.size(0)]
+    tasks = [(search, part, config, bos_id, eos_id) for part in parts]
+    results = worker_pool(model, config.workers).map(_run, tasks)
+    return [hyps for result in results for hyps in result]
 
-    def run(part: Tensor) -> list[list[Hypothesis]]:
-        torch.set_num_threads(threads)
-        return search(model, part, config, bos_id, eos_id)
 
-    with ThreadPoolExecutor(len(parts)) as pool:
-        return [hyps for result in pool.map(run, parts) for hyps in result]
+def worker_pool(model: Transformer, processes: int) -> Pool:
+    """The pool of processes forked with ``model`` (made at first use, kept for later batches)."""
+    key = (id(model), processes)
+    if key not in _pools:
+        context = multiprocessing.get_context("fork")
+        pool = context.Pool(processes, initializer=_start_worker, initargs=(model,))
+        _pools[key] = (model, pool)
+    return _pools[key][1]
+
+
+def _start_worker(model: Transformer) -> None:
+    global _worker_model
+    torch.set_num_threads(1)
+    _worker_model = model
+
+
+def _run(task: tuple[Search, Tensor, DecodeConfig, int, int]) -> list[list[Hypothesis]]:
+    search, part, config, bos_id, eos_id = task
+    assert _worker_model is not None
+    return search(_worker_model, part, config, bos_id, eos_id)
+
+
+@atexit.register
+def _close_pools() -> None:
+    for _, pool in _pools.values():
+        pool.terminate()
+    _pools.clear()
