@@ -7,6 +7,7 @@ from collections.abc import Callable
 from torch import Tensor, nn
 
 from .attention import KVCache, MultiHeadAttention
+from .config import ModelConfig
 from .feed_forward import PositionwiseFeedForward
 
 
@@ -32,22 +33,11 @@ class SublayerConnection(nn.Module):
 class EncoderLayer(nn.Module):
     """Self-attention, then feed-forward, each in a sub-layer connection (§3.1, left of Figure 1)."""
 
-    def __init__(
-        self,
-        d_model: int,
-        h: int,
-        d_ff: int,
-        dropout: float,
-        attention_dropout: float,
-        ff_dropout: float,
-        pre_norm: bool,
-    ) -> None:
+    def __init__(self, c: ModelConfig) -> None:
         super().__init__()
-        self.self_attn = MultiHeadAttention(d_model, h, attention_dropout)
-        self.feed_forward = PositionwiseFeedForward(d_model, d_ff, ff_dropout)
-        self.sublayers = nn.ModuleList(
-            [SublayerConnection(d_model, dropout, pre_norm) for _ in range(2)]
-        )
+        self.self_attn = MultiHeadAttention(c.d_model, c.h, c.attention_dropout)
+        self.feed_forward = PositionwiseFeedForward(c.d_model, c.d_ff, c.ff_dropout)
+        self.sublayers = _sublayer_connections(c, 2)
 
     def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
         x = self.sublayers[0](x, lambda y: self.self_attn(y, mask=src_mask)[0])
@@ -57,23 +47,12 @@ class EncoderLayer(nn.Module):
 class DecoderLayer(nn.Module):
     """Masked self-attention, encoder-decoder attention, feed-forward (§3.1, right of Figure 1)."""
 
-    def __init__(
-        self,
-        d_model: int,
-        h: int,
-        d_ff: int,
-        dropout: float,
-        attention_dropout: float,
-        ff_dropout: float,
-        pre_norm: bool,
-    ) -> None:
+    def __init__(self, c: ModelConfig) -> None:
         super().__init__()
-        self.self_attn = MultiHeadAttention(d_model, h, attention_dropout)
-        self.cross_attn = MultiHeadAttention(d_model, h, attention_dropout)
-        self.feed_forward = PositionwiseFeedForward(d_model, d_ff, ff_dropout)
-        self.sublayers = nn.ModuleList(
-            [SublayerConnection(d_model, dropout, pre_norm) for _ in range(3)]
-        )
+        self.self_attn = MultiHeadAttention(c.d_model, c.h, c.attention_dropout)
+        self.cross_attn = MultiHeadAttention(c.d_model, c.h, c.attention_dropout)
+        self.feed_forward = PositionwiseFeedForward(c.d_model, c.d_ff, c.ff_dropout)
+        self.sublayers = _sublayer_connections(c, 3)
 
     def forward(
         self,
@@ -117,3 +96,9 @@ class DecoderLayer(nn.Module):
 
         x = self.sublayers[1](x, cross)
         return self.sublayers[2](x, self.feed_forward), weights[0]
+
+
+def _sublayer_connections(c: ModelConfig, n: int) -> nn.ModuleList:
+    return nn.ModuleList(
+        [SublayerConnection(c.d_model, c.dropout, c.norm == "pre") for _ in range(n)]
+    )

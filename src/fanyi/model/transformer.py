@@ -124,21 +124,8 @@ class Transformer(nn.Module):
         pre_norm = c.norm == "pre"
         self.src_embed = _input_embedding(c, c.src_vocab_size)
         self.tgt_embed = _input_embedding(c, c.tgt_vocab_size)
-        layer_args = (
-            c.d_model,
-            c.h,
-            c.d_ff,
-            c.dropout,
-            c.attention_dropout,
-            c.ff_dropout,
-            pre_norm,
-        )
-        self.encoder = Encoder(
-            [EncoderLayer(*layer_args) for _ in range(c.N_enc)], c.d_model, pre_norm
-        )
-        self.decoder = Decoder(
-            [DecoderLayer(*layer_args) for _ in range(c.N_dec)], c.d_model, pre_norm
-        )
+        self.encoder = Encoder([EncoderLayer(c) for _ in range(c.N_enc)], c.d_model, pre_norm)
+        self.decoder = Decoder([DecoderLayer(c) for _ in range(c.N_dec)], c.d_model, pre_norm)
         self.generator = Generator(c.d_model, c.tgt_vocab_size)
         self.reset_parameters()
         if c.tie_embeddings:  # §3.4: one weight matrix for both embeddings and the pre-softmax map
