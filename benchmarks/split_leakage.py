@@ -16,7 +16,6 @@ import random
 import statistics
 
 from common import emit, machine
-
 from fanyi.config import load_yaml
 from fanyi.data.config import DataConfig
 from fanyi.data.prepare import clean_and_split
@@ -34,7 +33,9 @@ def leakage(train: list[Pair], test: list[Pair]) -> dict[str, float]:
     return {
         "source_seen": round(sum(seen_src) * percent, 1),
         "target_seen": round(sum(seen_tgt) * percent, 1),
-        "either_seen": round(sum(a or b for a, b in zip(seen_src, seen_tgt)) * percent, 1),
+        "either_seen": round(
+            sum(a or b for a, b in zip(seen_src, seen_tgt, strict=True)) * percent, 1
+        ),
     }
 
 
@@ -61,7 +62,10 @@ def main() -> None:
 
     print(f"{args.data}: {len(pairs):,} pairs, test {config.test_size:,}")
     print(f"{'split':<28} {'source seen':>12} {'target seen':>12} {'either':>8}   (% of test)")
-    for name, row in [("fanyi (leak-free)", fanyi_split), (f"random, mean of {args.seeds}", random_mean)]:
+    for name, row in [
+        ("fanyi (leak-free)", fanyi_split),
+        (f"random, mean of {args.seeds}", random_mean),
+    ]:
         print(
             f"{name:<28} {row['source_seen']:>12} {row['target_seen']:>12} {row['either_seen']:>8}"
         )
