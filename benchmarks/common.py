@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -32,6 +33,25 @@ def machine() -> dict:
         "python": platform.python_version(),
         "torch": torch.__version__,
     }
+
+
+def matmul_gflops(threads: int, n: int = 1024, calls: int = 20) -> dict[str, float]:
+    """The host's speed as the model sees it: GFLOP/s of an n×n matmul in bf16 and fp32.
+
+    Cloud hosts of one type differ by 2× or more; a long benchmark records this beside its
+    tokens/s so that runs on different hosts can be compared.
+    """
+    previous = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    speeds = {}
+    for name, dtype in (("bf16", torch.bfloat16), ("fp32", torch.float32)):
+        a, b = torch.randn(n, n, dtype=dtype), torch.randn(n, n, dtype=dtype)
+        seconds = statistics.median(
+            timed(functools.partial(torch.matmul, a, b)) for _ in range(calls)
+        )
+        speeds[name] = round(2 * n**3 / seconds / 1e9, 1)
+    torch.set_num_threads(previous)
+    return speeds
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -29,7 +29,7 @@ import sacrebleu
 import sentencepiece
 
 import fanyi
-from common import emit, machine
+from common import emit, machine, matmul_gflops
 from fanyi.config import from_dict, load_yaml, save_yaml, to_dict
 from fanyi.data import DataConfig, lang_tag, prepare
 from fanyi.data.config import resolve_path
@@ -247,6 +247,8 @@ def main() -> None:
     manifest = prepare(data)
     cfg = train_config(recipe, str(resolve_path(data.out_dir)), args.out, args)
     run = Path(cfg.out_dir)
+    host = machine() | {"matmul_gflops": matmul_gflops(args.threads)}
+    print(f"host: {host['cpu']}, matmul GFLOP/s on {args.threads} threads: {host['matmul_gflops']}")
     figures = training_figures(run, run_training(cfg))
     averaged = min(recipe.average, len(read_index(run)["kept"]))
     model_dir = average_run(run, averaged)
@@ -274,7 +276,7 @@ def main() -> None:
             "settings": settings,
             "run": str(run),
             "model_dir": str(model_dir),
-            "machine": machine(),
+            "machine": host,
             "versions": {
                 "fanyi": fanyi.__version__,
                 "sacrebleu": sacrebleu.__version__,

@@ -44,6 +44,8 @@ def test_the_road_from_recipe_to_scores(data_dir, tmp_path):
     assert settings["threads"] == 1 and settings["averaged"] == 2
     assert settings["budget_minutes"] == 5 and settings["train_config"]["max_minutes"] == 5
     assert result["machine"]["torch"] and result["versions"]["sacrebleu"]
+    speed = result["machine"]["matmul_gflops"]  # the host's speed, to compare runs across hosts
+    assert speed["bf16"] > 0 and speed["fp32"] > 0
 
 
 def test_an_existing_run_is_not_overwritten(data_dir, tmp_path):
