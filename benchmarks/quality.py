@@ -4,7 +4,7 @@
 
 RECIPE is a name in configs/recipes/ (``tatoeba-zh-en``) or a YAML file. The script prepares the
 data (a no-op when up to date), trains with ``fanyi train`` within the wall-clock or step budget,
-averages the last K checkpoints, beam-searches each test set (one direction each; a bidirectional
+averages the last k ≤ K checkpoints (the k whose average decodes the dev split best), beam-searches each test set (one direction each; a bidirectional
 test split is filtered by its ``<2xx>`` tags) and scores it with sacreBLEU: BLEU (tokenizer zh for
 Chinese targets, 13a otherwise, case-sensitive) and chrF, with their signatures. It ends with one
 JSON line: scores, training time and tokens/s, settings, machine and versions. See docs/quality.md.
@@ -62,7 +62,8 @@ class Recipe:
     data_overrides: dict[str, Any] = field(default_factory=dict)
     train_overrides: dict[str, Any] = field(default_factory=dict)  # `model:` merges key by key
     budget_minutes: float | None = None  # wall-clock training budget; None: the steps rule
-    average: int = 5  # the last K kept checkpoints (fewer if fewer were kept)
+    average: int = 5  # K: average the last k ≤ K kept checkpoints (fewer if fewer were kept)
+    average_dev: int = 500  # choose k by greedy BLEU on this many dev pairs a direction (0: k = K)
     beam: int = 5
     length_penalty: float = 0.6  # GNMT α
     dtype: Dtype = "fp32"  # decoding: fp32, bf16 or int8
@@ -140,14 +141,14 @@ def run_training(cfg: TrainConfig) -> float:
     return time.perf_counter() - start
 
 
-def training_figures(run: Path, seconds: float) -> dict[str, Any]:
-    """Steps, wall time, median target tokens/s of the logged windows, last validation."""
+def training_figures(run: Path, seconds: float | None) -> dict[str, Any]:
+    """Steps, wall time (None when rescoring an earlier run), median target tokens/s of the logged windows, last validation."""
     records = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
     train = [r for r in records if r["kind"] == "train"]
     valid = [r for r in records if r["kind"] == "valid"]
     speeds = [r["tgt_tokens_per_s"] for r in train]
     return {
-        "seconds": round(seconds, 1),
+        "seconds": None if seconds is None else round(seconds, 1),
         "steps": valid[-1]["step"],
         "epochs": valid[-1]["epoch"],
         "tgt_tokens_per_s": round(statistics.median(speeds)) if speeds else None,
@@ -217,8 +218,37 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--test-limit", type=int, help="score only the first N pairs of each test set (smoke runs)"
     )
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="no training: average and score the run already in the run directory",
+    )
     parser.add_argument("--no-progress", dest="progress", action="store_false")
     return parser.parse_args()
+
+
+def choose_average(recipe: Recipe, data: DataConfig, run: Path, args: argparse.Namespace) -> dict:
+    """Average the last k = 1…K kept checkpoints; keep the k whose model scores the best greedy
+    BLEU on the dev split (mean over the test sets' directions), so that a short run does not
+    average in checkpoints from early in training. Returns k and the dev BLEU of each k."""
+    most = min(recipe.average, len(read_index(run)["kept"]))
+    if recipe.average_dev <= 0:
+        average_run(run, most)
+        return {"k": most, "dev_bleu": {}}
+    data_dir = resolve_path(data.out_dir)
+    dev_sets = [dataclasses.replace(t, split="dev") for t in recipe.tests()]
+    dev_bleu = {}
+    for k in range(1, most + 1):
+        translator = Translator.load(average_run(run, k), threads=args.threads, beam=1)
+        bleus = []
+        for dev in dev_sets:
+            sources, refs, _, to = test_pairs(data_dir, dev, data, recipe.average_dev)
+            bleus.append(evaluate(translator, sources, [refs], to=to)[1].bleu)
+        dev_bleu[k] = round(statistics.mean(bleus), 2)
+        print(f"average of the last {k}: dev BLEU {dev_bleu[k]:.2f} (greedy)")
+    k = max(dev_bleu, key=lambda k: (dev_bleu[k], k))  # a tie goes to the larger average
+    average_run(run, k)
+    return {"k": k, "dev_bleu": dev_bleu}
 
 
 def score_tests(
@@ -247,19 +277,27 @@ def main() -> None:
     manifest = prepare(data)
     cfg = train_config(recipe, str(resolve_path(data.out_dir)), args.out, args)
     run = Path(cfg.out_dir)
+    if args.rescore:
+        if not (run / "checkpoints.json").exists():
+            raise SystemExit(f"--rescore: {run} holds no run")
+        cfg = load_yaml(TrainConfig, run / "train.yaml")
     host = machine() | {"matmul_gflops": matmul_gflops(args.threads)}
     print(f"host: {host['cpu']}, matmul GFLOP/s on {args.threads} threads: {host['matmul_gflops']}")
-    figures = training_figures(run, run_training(cfg))
-    averaged = min(recipe.average, len(read_index(run)["kept"]))
-    model_dir = average_run(run, averaged)
+    figures = training_figures(run, None if args.rescore else run_training(cfg))
+    average = choose_average(recipe, data, run, args)
+    averaged = average["k"]
+    model_dir = run / "averaged"
     tests = score_tests(recipe, model_dir, data, run, args)
+    took = "" if args.rescore else f" in {figures['seconds']:.0f} s"
     print(
-        f"trained {figures['steps']} steps in {figures['seconds']:.0f} s "
+        f"trained {figures['steps']} steps{took} "
         f"({figures['tgt_tokens_per_s']} target tokens/s, {figures['dtype']}); averaged {averaged}"
     )
     settings = {
         "recipe": dataclasses.asdict(recipe),
         "averaged": averaged,
+        "averaged_dev_bleu": average["dev_bleu"],
+        "rescore": args.rescore,
         "threads": args.threads,
         "test_limit": args.test_limit,
         "budget_minutes": cfg.max_minutes,

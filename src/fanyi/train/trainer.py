@@ -90,17 +90,29 @@ def setup_distributed(device: str) -> Distributed:
     return Distributed(rank, world_size, local_world_size, chosen)
 
 
-def resolve_dtype(dtype: str, device: torch.device) -> str:
-    """``auto`` → bf16 on GPUs that support it and on CPUs with AMX, else fp32."""
+# bf16 matmul in hardware: AMX tiles (Intel Sapphire Rapids on) or AVX-512 BF16 dot products
+# (Intel Cooper Lake, AMD Zen 4 on); measured 1.8× the fp32 training speed on a 2-core Zen 4.
+BF16_CPU_FLAGS = frozenset({"amx_bf16", "avx512_bf16"})
+
+
+def cpu_flags() -> frozenset[str]:
+    """The CPU's feature flags from /proc/cpuinfo (none where there is no such file)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            line = next((line for line in f if line.startswith("flags")), ":")
+    except OSError:
+        return frozenset()
+    return frozenset(line.split(":", 1)[1].split())
+
+
+def resolve_dtype(dtype: str, device: torch.device, flags: frozenset[str] | None = None) -> str:
+    """``auto`` → bf16 on GPUs that support it and on CPUs with bf16 matmul instructions
+    (``BF16_CPU_FLAGS``), else fp32."""
     if dtype != "auto":
         return dtype
     if device.type == "cuda":
         return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
-    try:
-        with open("/proc/cpuinfo") as f:
-            return "bf16" if "amx_bf16" in f.read() else "fp32"
-    except OSError:
-        return "fp32"
+    return "bf16" if (cpu_flags() if flags is None else flags) & BF16_CPU_FLAGS else "fp32"
 
 
 def model_config(cfg: TrainConfig, manifest: dict[str, Any]) -> ModelConfig:
