@@ -9,6 +9,7 @@ import platform
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import torch
 
@@ -52,6 +53,12 @@ def matmul_gflops(threads: int, n: int = 1024, calls: int = 20) -> dict[str, flo
         speeds[name] = round(2 * n**3 / seconds / 1e9, 1)
     torch.set_num_threads(previous)
     return speeds
+
+
+def read_lines(path: str, limit: int | None = None) -> list[str]:
+    """The lines of a text file (its first ``limit`` when given)."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return lines[:limit] if limit else lines
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -8,18 +8,12 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
-from common import emit, machine
+from common import emit, machine, read_lines
 from fanyi.decode.translator import Translator
 from fanyi.evaluate import score
 
 DTYPES = ("fp32", "bf16", "int8")
-
-
-def read_lines(path: str, limit: int | None) -> list[str]:
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return lines[:limit] if limit else lines
 
 
 def measure(

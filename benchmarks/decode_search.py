@@ -14,18 +14,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
-from pathlib import Path
 
-from sacrebleu.metrics import BLEU
-
-from common import emit, machine
+from common import emit, machine, read_lines
 from fanyi.decode.translator import Translator
-from fanyi.evaluate import bleu_tokenizer, score
-
-
-def read_lines(path: str, limit: int | None) -> list[str]:
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return lines[:limit] if limit else lines
+from fanyi.evaluate import score
 
 
 def floats(text: str) -> list[float]:
@@ -39,12 +31,11 @@ def ints(text: str) -> list[int]:
 def scored(hypotheses: list[str], refs: list[str], target: str) -> dict:
     """BLEU, chrF, brevity penalty and length ratio (output / reference tokens)."""
     scores = score(hypotheses, [refs], target)
-    bleu = BLEU(tokenize=bleu_tokenizer(target)).corpus_score(hypotheses, [refs])
     return {
         "bleu": round(scores.bleu, 2),
         "chrf": round(scores.chrf, 2),
-        "bp": round(bleu.bp, 3),
-        "length_ratio": round(bleu.sys_len / max(bleu.ref_len, 1), 3),
+        "bp": round(scores.bp, 3),
+        "length_ratio": round(scores.length_ratio, 3),
         "signature": scores.bleu_signature,
     }
 
@@ -102,19 +93,19 @@ def main() -> None:
     translator = Translator.load(args.model, threads=args.threads)
     target = translator.target_of(sources[0], args.to)
     grid = [(b, a) for b in args.beams for a in (args.alphas if b > 1 else [0.0])]
-    settings, outputs = [], {}
+    settings, outputs = [], []
     for beam, alpha in grid:
         hypotheses, seconds = decode(translator, sources, target, beam, alpha)
-        outputs[beam, alpha] = hypotheses
+        outputs.append(hypotheses)
         row = {"beam": beam, "alpha": alpha if beam > 1 else None, "seconds": round(seconds, 2)}
         settings.append(row | scored(hypotheses, refs, target))
         print(
             f"beam {beam} α {row['alpha']}: BLEU {settings[-1]['bleu']:.2f} chrF "
             f"{settings[-1]['chrf']:.2f} BP {settings[-1]['bp']:.3f} ({seconds:.0f} s)"
         )
-    best = max(settings, key=lambda s: s["bleu"])
-    key = best["beam"], best["alpha"] if best["beam"] > 1 else 0.0
-    thirds = by_length(translator, sources, outputs[key], refs, target)
+    top = max(range(len(settings)), key=lambda i: settings[i]["bleu"])
+    best = settings[top]
+    thirds = by_length(translator, sources, outputs[top], refs, target)
     for part in thirds:
         print(f"sources of {part['source_tokens']} tokens: BLEU {part['bleu']:.2f}")
     emit(

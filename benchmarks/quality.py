@@ -4,9 +4,10 @@
 
 RECIPE is a name in configs/recipes/ (``tatoeba-zh-en``) or a YAML file. The script prepares the
 data (a no-op when up to date), trains with ``fanyi train`` within the wall-clock or step budget,
-averages the last k ≤ K checkpoints (the k whose average decodes the dev split best), beam-searches each test set (one direction each; a bidirectional
-test split is filtered by its ``<2xx>`` tags) and scores it with sacreBLEU: BLEU (tokenizer zh for
-Chinese targets, 13a otherwise, case-sensitive) and chrF, with their signatures. It ends with one
+averages the last k ≤ K checkpoints (the k whose average decodes the dev split best),
+beam-searches each test set (one direction each; a bidirectional test split is filtered by its
+``<2xx>`` tags) and scores it with sacreBLEU: BLEU (tokenizer zh for Chinese targets, 13a
+otherwise, case-sensitive) and chrF, with their signatures. It ends with one
 JSON line: scores, training time and tokens/s, settings, machine and versions. See docs/quality.md.
 """
 
@@ -142,7 +143,8 @@ def run_training(cfg: TrainConfig) -> float:
 
 
 def training_figures(run: Path, seconds: float | None) -> dict[str, Any]:
-    """Steps, wall time (None when rescoring an earlier run), median target tokens/s of the logged windows, last validation."""
+    """Steps, wall time (None when rescoring an earlier run), median target tokens/s of the
+    logged windows, last validation."""
     records = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
     train = [r for r in records if r["kind"] == "train"]
     valid = [r for r in records if r["kind"] == "valid"]
@@ -236,14 +238,17 @@ def choose_average(recipe: Recipe, data: DataConfig, run: Path, args: argparse.N
         average_run(run, most)
         return {"k": most, "dev_bleu": {}}
     data_dir = resolve_path(data.out_dir)
-    dev_sets = [dataclasses.replace(t, split="dev") for t in recipe.tests()]
+    dev_sets = [
+        test_pairs(data_dir, dataclasses.replace(t, split="dev"), data, recipe.average_dev)
+        for t in recipe.tests()
+    ]
     dev_bleu = {}
     for k in range(1, most + 1):
         translator = Translator.load(average_run(run, k), threads=args.threads, beam=1)
-        bleus = []
-        for dev in dev_sets:
-            sources, refs, _, to = test_pairs(data_dir, dev, data, recipe.average_dev)
-            bleus.append(evaluate(translator, sources, [refs], to=to)[1].bleu)
+        bleus = [
+            evaluate(translator, sources, [refs], to=to)[1].bleu
+            for sources, refs, _, to in dev_sets
+        ]
         dev_bleu[k] = round(statistics.mean(bleus), 2)
         print(f"average of the last {k}: dev BLEU {dev_bleu[k]:.2f} (greedy)")
     k = max(dev_bleu, key=lambda k: (dev_bleu[k], k))  # a tie goes to the larger average

@@ -22,6 +22,8 @@ class Scores:
     chrf: float
     bleu_signature: str  # nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
     chrf_signature: str
+    bp: float  # BLEU's brevity penalty
+    length_ratio: float  # output tokens / reference tokens (BLEU's tokenizer)
     lines: list[str]  # sacreBLEU's text format: "BLEU|signature = 20.31 55.0/…", "chrF2|… = 45.10"
 
 
@@ -57,6 +59,8 @@ def score(
         chrf=chrf.score,
         bleu_signature=signatures[0],
         chrf_signature=signatures[1],
+        bp=bleu.bp,
+        length_ratio=bleu.sys_len / max(bleu.ref_len, 1),
         lines=[bleu.format(signature=signatures[0]), chrf.format(signature=signatures[1])],
     )
 

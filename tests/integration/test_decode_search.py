@@ -2,15 +2,10 @@
 ``fanyi evaluate``'s, and the best setting's BLEU by source length in thirds."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
+from conftest import run_benchmark
 from fanyi.decode.translator import Translator
 from fanyi.evaluate import evaluate
-
-REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "benchmarks" / "decode_search.py"
 
 SOURCES = [
     "你好。",
@@ -40,14 +35,8 @@ def test_grid_scores_and_length_thirds(tmp_path):
     src, ref = tmp_path / "test.zh", tmp_path / "test.en"
     src.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
     ref.write_text("\n".join(REFERENCES) + "\n", encoding="utf-8")
-    command = [sys.executable, str(SCRIPT), "--src", str(src), "--ref", str(ref)]
-    done = subprocess.run(
-        [*command, "--beams", "1,3", "--alphas", "0.6,2.0", "--threads", "1"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    grid = ["--beams", "1,3", "--alphas", "0.6,2.0", "--threads", "1"]
+    done = run_benchmark("decode_search.py", "--src", str(src), "--ref", str(ref), *grid)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["to"] == "en" and result["sentences"] == len(SOURCES)

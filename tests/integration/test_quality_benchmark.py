@@ -4,23 +4,15 @@ of both directions of a bidirectional test split → sacreBLEU, ending with one 
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "benchmarks" / "quality.py"
+from conftest import run_benchmark
 
 
 def _quality(data_dir: Path, out: Path, *flags: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, str(SCRIPT), "tiny-test", "--threads", "1", "--out", str(out)]
-    return subprocess.run(
-        [*command, "--no-progress", *flags],
-        cwd=REPO,
-        env={**os.environ, "FANYI_DATA": str(data_dir)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    command = ["tiny-test", "--threads", "1", "--out", str(out), "--no-progress", *flags]
+    env = {**os.environ, "FANYI_DATA": str(data_dir)}
+    return run_benchmark("quality.py", *command, env=env)
 
 
 def test_the_road_from_recipe_to_scores(data_dir, tmp_path):

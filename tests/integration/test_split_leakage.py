@@ -2,12 +2,8 @@
 fanyi's leak-free split of the same pairs leaks none."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "benchmarks" / "split_leakage.py"
+from conftest import run_benchmark
 
 
 def test_random_split_leaks_and_fanyis_does_not(tmp_path):
@@ -25,13 +21,7 @@ def test_random_split_leaks_and_fanyis_does_not(tmp_path):
         "src_lang: zh\ntgt_lang: en\ndev_size: 40\ntest_size: 100\n",
         encoding="utf-8",
     )
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--data", str(config), "--seeds", "3"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_benchmark("split_leakage.py", "--data", str(config), "--seeds", "3")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["pairs"] == 600
