@@ -1,4 +1,4 @@
-"""``fanyi data download NAME`` and ``fanyi data list``: official corpus files."""
+"""``fanyi data download NAME``, ``fanyi data list`` and ``fanyi data hsk -o FILE``: corpora."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import logging
 
 from ..data.download import REGISTRY, cache_dir, download
+from ..data.hsk import LICENSE, PACKAGE, write_hsk_tsv
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +24,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     fetch.set_defaults(func=run_download)
     listing = commands.add_parser("list", help="list the known corpora")
     listing.set_defaults(func=run_list)
+    hsk = commands.add_parser(
+        "hsk", help=f"write the HSK sentences ({PACKAGE}, {LICENSE}) as a Tatoeba-style TSV"
+    )
+    hsk.add_argument("-o", "--output", required=True, help="the TSV file to write")
+    hsk.set_defaults(func=run_hsk)
 
 
 def run_download(args: argparse.Namespace) -> int:
@@ -36,4 +42,10 @@ def run_list(args: argparse.Namespace) -> int:
     for name, source in sorted(REGISTRY.items()):
         print(f"{name}\t{source.description}\t{source.license}")
     print(f"cache: {cache_dir()}")
+    return 0
+
+
+def run_hsk(args: argparse.Namespace) -> int:
+    count = write_hsk_tsv(args.output)
+    print(f"wrote {count} pairs to {args.output} ({PACKAGE}, {LICENSE}: credit it if you share)")
     return 0

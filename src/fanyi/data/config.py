@@ -27,6 +27,9 @@ class DataConfig:
     columns: dict[str, int] = field(default_factory=lambda: {"en": 0, "zh": 1})  # tsv: lang → col
     num_columns: int | None = 3  # tsv: lines with another column count are malformed
     limit: int | None = None  # read only the first `limit` lines of each input (for slices)
+    # More corpora in the same format, for the train split only: cleaned like `train`, and every
+    # pair sharing a sentence with dev or test dropped, so the held-out splits stay unseen.
+    extra_train: list[str] = field(default_factory=list)
     # --- direction ---
     src_lang: str = "zh"
     tgt_lang: str = "en"
@@ -43,7 +46,15 @@ class DataConfig:
     dev_size: int = 1000  # pairs, when dev/test are split off `train`
     test_size: int = 1000
     seed: int = 1234
+    # --- augmentation of the train split (Nguyen, Murray & Chiang 2021) ---
+    # Add fraction × |train| pairs, each 2..concat_max random train pairs joined, so the model
+    # also learns inputs of several sentences. 0: none.
+    concat_augment: float = 0.0
+    concat_max: int = 3
     # --- vocabulary (SentencePiece, trained on the train split only) ---
+    # An existing SentencePiece model to use instead of training one (joint vocabularies only):
+    # continuing from a model (`TrainConfig.init_from`) needs its vocabulary.
+    vocab_from: str | None = None
     vocab_size: int = 8000  # per model; an upper bound (SentencePiece's soft limit)
     model_type: Literal["unigram", "bpe"] = "unigram"
     joint_vocab: bool = True  # one model for source and target
@@ -67,6 +78,10 @@ class DataConfig:
             raise ValueError(f"need 0 < min_len <= max_len, got {self.min_len}, {self.max_len}")
         if self.max_ratio < 1:
             raise ValueError(f"max_ratio must be at least 1, got {self.max_ratio}")
+        if self.concat_augment < 0 or self.concat_max < 2:
+            raise ValueError("need concat_augment >= 0 and concat_max >= 2")
+        if self.vocab_from is not None and not self.joint_vocab:
+            raise ValueError("vocab_from needs joint_vocab: true (one model for both sides)")
 
     @property
     def langs(self) -> tuple[str, str]:

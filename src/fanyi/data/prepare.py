@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import platform
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import sentencepiece
 from .. import __version__
 from .. import config as config_io
 from .config import DataConfig, resolve_path
+from .augment import concatenations
 from .corpus import Cleaner, Pair, Record, Report, clean, drop_overlap, read_aligned, read_tsv
 from .download import sha256_file
 from .normalize import Normalizer
@@ -33,8 +35,10 @@ log = logging.getLogger(__name__)
 
 
 def input_files(config: DataConfig) -> dict[str, Path]:
-    """Every input file by role: ``train`` (tsv) or ``train.de`` and ``train.en`` (aligned)."""
+    """Every input file by role: ``train`` (tsv) or ``train.de`` and ``train.en`` (aligned);
+    the extra train corpora as ``extra1``, ``extra2``, …"""
     prefixes = {"train": config.train, "dev": config.dev, "test": config.test}
+    prefixes |= {f"extra{i}": path for i, path in enumerate(config.extra_train, 1)}
     files = {}
     for split, prefix in prefixes.items():
         if prefix is None:
@@ -81,6 +85,24 @@ def clean_and_split(
     return splits, reports
 
 
+def add_extra_train(
+    config: DataConfig, splits: dict[str, list[Pair]], reports: dict[str, Report], strict: bool
+) -> None:
+    """Append the cleaned ``extra_train`` corpora to train, without dev/test sentences or pairs
+    train already has; each corpus gets its own report (``extra1``, …)."""
+    cleaner, held_out = _cleaner(config), splits["dev"] + splits["test"]
+    seen = set(splits["train"])
+    for i in range(1, len(config.extra_train) + 1):
+        name = f"extra{i}"
+        pairs, report = clean(_records(config, name), cleaner, strict)
+        pairs = drop_overlap(pairs, held_out, report)
+        new = [pair for pair in pairs if pair not in seen]
+        report.drop("duplicate", len(pairs) - len(new))
+        seen.update(new)
+        splits["train"] = splits["train"] + new
+        reports[name] = report
+
+
 def directed_lines(config: DataConfig, pairs: list[Pair]) -> tuple[list[str], list[str]]:
     """Source and target lines of ``pairs``: both directions if bidirectional, tags if asked."""
     directions = [(False, config.tgt_lang)]
@@ -110,9 +132,33 @@ def _tags(config: DataConfig) -> list[str]:
     return sorted(lang_tag(lang) for lang in langs)
 
 
+def vocab_source(config: DataConfig) -> Path:
+    """The SentencePiece model file ``vocab_from`` names (a file, or a model directory's)."""
+    source = resolve_path(config.vocab_from or "")
+    return source / "spm.model" if source.is_dir() else source
+
+
+def _copy_vocab(out: Path, config: DataConfig, tags: list[str]) -> Path:
+    """``vocab_from``'s SentencePiece model as ``out/spm.model``, checked to hold ``tags``."""
+    source = vocab_source(config)
+    if not source.is_file():
+        raise FileNotFoundError(f"vocab_from: {source} is not a SentencePiece model")
+    missing = set(tags) - set(Vocab(source).tags)
+    if missing:
+        raise ValueError(f"vocab_from: {source} lacks the tags {', '.join(sorted(missing))}")
+    shutil.copyfile(source, out / "spm.model")
+    if source.with_suffix(".vocab").is_file():
+        shutil.copyfile(source.with_suffix(".vocab"), out / "spm.vocab")
+    return out / "spm.model"
+
+
 def _train_vocab(out: Path, config: DataConfig) -> dict:
-    """Train the SentencePiece model(s) on train only; their manifest entry."""
+    """Train the SentencePiece model(s) on train only (or copy ``vocab_from``); their manifest
+    entry."""
     tags = _tags(config)
+    if config.vocab_from is not None:
+        model = _copy_vocab(out, config, tags)
+        return _vocab_entry(config, tags, model, model)
     train = (out / "train.src", out / "train.tgt")
     specs = (
         {"spm": (train, tags)}
@@ -133,6 +179,11 @@ def _train_vocab(out: Path, config: DataConfig) -> dict:
     src, tgt = (
         (models["spm"],) * 2 if config.joint_vocab else (models["spm.src"], models["spm.tgt"])
     )
+    return _vocab_entry(config, tags, src, tgt)
+
+
+def _vocab_entry(config: DataConfig, tags: list[str], src: Path, tgt: Path) -> dict:
+    """The manifest's description of the vocabularies."""
     return {
         "joint": config.joint_vocab,
         "src_model": src.name,
@@ -152,7 +203,7 @@ def _outputs(out: Path, vocab: dict) -> dict[str, str]:
     names = [f"{split}.{side}" for split in SPLITS for side in ("src", "tgt")]
     models = {vocab["src_model"], vocab["tgt_model"]}
     names += sorted(models | {Path(m).with_suffix(".vocab").name for m in models})
-    return {name: sha256_file(out / name) for name in names}
+    return {name: sha256_file(out / name) for name in names if (out / name).is_file()}
 
 
 def _up_to_date(out: Path, config: DataConfig, inputs: dict[str, str]) -> dict | None:
@@ -190,11 +241,19 @@ def prepare(config: DataConfig, strict: bool = False) -> dict:
         if not path.is_file():
             raise FileNotFoundError(f"input {path} not found (is ${{FANYI_DATA}} set?)")
     inputs = {role: sha256_file(path) for role, path in files.items()}
+    if config.vocab_from is not None and vocab_source(config).is_file():
+        inputs["vocab_from"] = sha256_file(vocab_source(config))
     existing = _up_to_date(out, config, inputs)
     if existing is not None:
         log.info("%s is up to date (same config and inputs): nothing to do", out)
         return existing
     splits, reports = clean_and_split(config, strict)
+    add_extra_train(config, splits, reports, strict)
+    real_train, cleaner = len(splits["train"]), _cleaner(config)
+    joined = concatenations(
+        splits["train"], config.concat_augment, config.concat_max, config.seed, config.langs
+    )
+    splits["train"] = splits["train"] + [pair for pair in joined if not cleaner.reject(pair)]
     out.mkdir(parents=True, exist_ok=True)
     (out / MANIFEST).unlink(missing_ok=True)
     for name, pairs in splits.items():
@@ -208,6 +267,7 @@ def prepare(config: DataConfig, strict: bool = False) -> dict:
         "input_paths": {role: str(path) for role, path in files.items()},
         "report": {name: report.to_dict() for name, report in reports.items()},
         "pairs": {name: len(pairs) for name, pairs in splits.items()},
+        "concatenated_pairs": len(splits["train"]) - real_train,
         "lines": {
             name: len(pairs) * (2 if config.bidirectional else 1) for name, pairs in splits.items()
         },

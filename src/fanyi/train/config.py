@@ -35,6 +35,10 @@ class TrainConfig:
     out_dir: str = "runs/tatoeba-zh-en"  # the run: checkpoints, log.jsonl, plots
     model_config: str | None = None  # YAML of ModelConfig keys; `model` overrides it
     model: dict[str, Any] = field(default_factory=dict)  # inline ModelConfig keys
+    # A model directory (or run) whose weights start this run instead of random ones: continued
+    # training, e.g. on more data. Its model config and vocabulary must be the data's; the
+    # optimizer and the schedule start afresh (warmup included).
+    init_from: str | None = None
     # --- batches (token-based, from the data pipeline) ---
     max_tokens: int = 4096  # padded tokens per batch, per process
     accumulation: int = 1  # batches per optimizer step (per process)

@@ -37,6 +37,7 @@ from ..data import (
     load_split,
     load_vocabs,
 )
+from ..data.download import sha256_file
 from ..decode import greedy_search
 from ..model import ModelConfig, Transformer, build_model
 from ..runtime import seed_everything, set_threads
@@ -261,6 +262,8 @@ class Trainer:
         seed_everything(cfg.seed + dist.rank)  # per-rank dropout streams
         if resume is not None:
             self.restore(ckpt.resolve(resume, "last"))
+        elif cfg.init_from is not None:
+            self.initialise_from(ckpt.resolve(cfg.init_from, "best"))
         self.ddp = DistributedDataParallel(self.model) if dist.world_size > 1 else self.model
         self.sampler = TokenBatchSampler(
             *self.train_data.sizes(),
@@ -454,6 +457,24 @@ class Trainer:
         ckpt.restore_rng(
             {**rng, **{k: rng[k][self.dist.rank] for k in ("torch", "cuda") if k in rng}}
         )
+
+    def initialise_from(self, path: Path) -> None:
+        """Start from the weights of model directory ``path`` (same config and vocabulary)."""
+        saved = ckpt.read_checkpoint(path)
+        if saved.model != self.model.config:
+            raise ValueError(
+                f"init_from {path}: its model config differs from this run's:\n"
+                f"  saved: {saved.model}\n  now:   {self.model.config}"
+            )
+        data_dir, vocab = Path(self.cfg.data_dir), self.manifest["vocab"]
+        for key in ("src_model", "tgt_model"):
+            theirs, ours = path / saved.vocab[key], data_dir / vocab[key]
+            if sha256_file(theirs) != sha256_file(ours):
+                raise ValueError(
+                    f"init_from {path}: its vocabulary {theirs.name} differs from {ours}; "
+                    f"prepare the data with vocab_from: {path}"
+                )
+        ckpt.load_into(self.model, ckpt.read_state_dict(path), path / ckpt.MODEL_FILE)
 
     def _gather_rng(self) -> dict[str, Any]:
         """RNG states; torch's (and CUDA's) from every rank, since dropout differs per rank."""
