@@ -22,8 +22,8 @@ import sentencepiece
 
 from .. import __version__
 from .. import config as config_io
-from .config import DataConfig, resolve_path
 from .augment import concatenations
+from .config import DataConfig, resolve_path
 from .corpus import Cleaner, Pair, Record, Report, clean, drop_overlap, read_aligned, read_tsv
 from .download import sha256_file
 from .normalize import Normalizer
