@@ -36,3 +36,27 @@ def data_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"shared corpora not found at {path} (set FANYI_DATA)")
     return path
+
+
+@pytest.fixture(scope="session")
+def bundled_data(tmp_path_factory) -> Path:
+    """The bundled model's data directory, rebuilt from the shared corpus with its own data
+    config (same seed, so the same leak-free dev and test pairs); the split only."""
+    import dataclasses
+
+    import yaml
+
+    from fanyi.data import DataConfig, prepare
+    from fanyi.decode.translator import BUNDLED
+
+    path = shared_data_dir()
+    if not path.is_dir():
+        pytest.skip(f"shared corpora not found at {path} (set FANYI_DATA)")
+    sections = yaml.safe_load((BUNDLED / "config.yaml").read_text(encoding="utf-8"))
+    config = DataConfig(**sections["data"])
+    out = tmp_path_factory.mktemp("bundled-data")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FANYI_DATA", str(path))
+        # held-out pairs do not depend on extra corpora or augmentation: leave them out
+        prepare(dataclasses.replace(config, out_dir=str(out), extra_train=[], concat_augment=0.0))
+    return out

@@ -4,12 +4,9 @@ The split is rebuilt from the shared corpus with the bundled model's own data co
 so the same leak-free test pairs).
 """
 
-import dataclasses
-
 import pytest
 
 from fanyi import Translator
-from fanyi.data import DataConfig, prepare
 from fanyi.decode.translator import BUNDLED
 from fanyi.evaluate import score
 
@@ -21,29 +18,10 @@ pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model 
 
 
 @pytest.fixture(scope="module")
-def test_split(tmp_path_factory, data_dir_module):
-    import yaml
-
-    sections = yaml.safe_load((BUNDLED / "config.yaml").read_text(encoding="utf-8"))
-    config = DataConfig(**sections["data"])
-    out = tmp_path_factory.mktemp("tatoeba-bi")
-    prepare(dataclasses.replace(config, out_dir=str(out)))
-    sources = (out / "test.src").read_text(encoding="utf-8").splitlines()
-    targets = (out / "test.tgt").read_text(encoding="utf-8").splitlines()
+def test_split(bundled_data):
+    sources = (bundled_data / "test.src").read_text(encoding="utf-8").splitlines()
+    targets = (bundled_data / "test.tgt").read_text(encoding="utf-8").splitlines()
     return list(zip(sources, targets, strict=True))
-
-
-@pytest.fixture(scope="module")
-def data_dir_module(request):
-    from conftest import shared_data_dir
-
-    path = shared_data_dir()
-    if not path.is_dir():
-        pytest.skip(f"shared corpora not found at {path} (set FANYI_DATA)")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("FANYI_DATA", str(path))
-    request.addfinalizer(mp.undo)
-    return path
 
 
 @pytest.mark.parametrize("to", ["en", "zh"])
