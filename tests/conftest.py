@@ -57,6 +57,8 @@ def bundled_data(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("bundled-data")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("FANYI_DATA", str(path))
-        # held-out pairs do not depend on extra corpora or augmentation: leave them out
-        prepare(dataclasses.replace(config, out_dir=str(out), extra_train=[], concat_augment=0.0))
+        # held-out pairs do not depend on extra corpora, augmentation or where the vocabulary
+        # comes from: leave those out
+        split_only = {"extra_train": [], "concat_augment": 0.0, "vocab_from": None}
+        prepare(dataclasses.replace(config, out_dir=str(out), **split_only))
     return out
