@@ -10,7 +10,7 @@ again (``，`` → ``,``), so decode(encode(text)) would no longer give the clea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import sentencepiece as spm
@@ -82,41 +82,70 @@ def train_sentencepiece(
 
 
 class Vocab:
-    """A trained SentencePiece model: text ↔ ids, with a leading ``<2xx>`` tag kept whole."""
+    """A trained SentencePiece model: text ↔ ids, with a leading ``<2xx>`` tag kept whole.
 
-    def __init__(self, model_file: str | Path) -> None:
+    ``piece_ids`` (piece → id) gives the model's own ids when they are not SentencePiece's: a
+    MarianMT model reads pieces of two SentencePiece models (source, target) through one shared
+    table, its ``vocab.json``. Pieces missing from the table are ``<unk>``; decoding drops
+    ``<pad>``, ``</s>`` and ``<unk>``, as Hugging Face's MarianTokenizer does.
+    """
+
+    def __init__(self, model_file: str | Path, piece_ids: Mapping[str, int] | None = None) -> None:
         self.path = Path(model_file)
         self.sp = spm.SentencePieceProcessor(model_file=str(model_file))
-        specials = (self.sp.pad_id(), self.sp.unk_id(), self.sp.bos_id(), self.sp.eos_id())
-        if specials != (PAD_ID, UNK_ID, BOS_ID, EOS_ID):
-            raise ValueError(f"{model_file}: special ids {specials}, expected (0, 1, 2, 3)")
+        self.table = dict(piece_ids) if piece_ids is not None else None
+        if self.table is None:
+            specials = (self.sp.pad_id(), self.sp.unk_id(), self.sp.bos_id(), self.sp.eos_id())
+            if specials != (PAD_ID, UNK_ID, BOS_ID, EOS_ID):
+                raise ValueError(f"{model_file}: special ids {specials}, expected (0, 1, 2, 3)")
+        else:
+            missing = [piece for piece in (PAD, UNK, EOS) if piece not in self.table]
+            if missing:
+                raise ValueError(f"the piece table of {model_file} lacks {', '.join(missing)}")
+            self._by_id = {i: piece for piece, i in self.table.items()}  # the last name of an id
+            self._dropped = {self.table[PAD], self.table[UNK], self.table[EOS]}
         self.tags = {
-            self.sp.id_to_piece(i): i
-            for i in range(len(self))
-            if _TAG.fullmatch(self.sp.id_to_piece(i))
+            self.id_to_piece(i): i for i in range(len(self)) if _TAG.fullmatch(self.id_to_piece(i))
         }
 
+    def id_to_piece(self, i: int) -> str:
+        return self.sp.id_to_piece(int(i)) if self.table is None else self._by_id.get(int(i), UNK)
+
+    def piece_to_id(self, piece: str) -> int:
+        if self.table is None:
+            return self.sp.piece_to_id(piece)
+        return self.table.get(piece, self.table[UNK])
+
     def __len__(self) -> int:
-        return self.sp.get_piece_size()
+        if self.table is None:
+            return self.sp.get_piece_size()
+        return max(self.table.values()) + 1
 
     def encode(self, text: str) -> list[int]:
         """Ids of ``text`` (no bos/eos); a leading ``<2xx> `` tag becomes its single id."""
         tag, rest = split_tag(text)
         if tag is None:
-            return self.sp.encode(text)
+            return self._encode(text)
         if tag not in self.tags:
             raise ValueError(f"tag {tag} is not in the vocabulary {self.path}")
-        return [self.tags[tag], *self.sp.encode(rest)]
+        return [self.tags[tag], *self._encode(rest)]
+
+    def _encode(self, text: str) -> list[int]:
+        if self.table is None:
+            return self.sp.encode(text)
+        return [self.piece_to_id(piece) for piece in self.sp.encode(text, out_type=str)]
 
     def encode_batch(self, texts: Iterable[str]) -> list[list[int]]:
         return [self.encode(text) for text in texts]
 
     def decode(self, ids: Sequence[int]) -> str:
         """Text of ``ids``; pad, bos and eos are skipped."""
-        return self.sp.decode([int(i) for i in ids])
+        if self.table is None:
+            return self.sp.decode([int(i) for i in ids])
+        return self.sp.decode([self.id_to_piece(i) for i in ids if int(i) not in self._dropped])
 
     def pieces(self, text: str) -> list[str]:
-        return [self.sp.id_to_piece(i) for i in self.encode(text)]
+        return [self.id_to_piece(i) for i in self.encode(text)]
 
     def tag_id(self, lang: str) -> int:
         return self.tags[lang_tag(lang)]

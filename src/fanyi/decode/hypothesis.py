@@ -58,7 +58,9 @@ def step_log_probs(
     if logits.dtype not in (torch.float32, torch.float64):
         logits = logits.float()  # bf16 scores would tie and drift over a long beam
     attention = weights[-1].float().mean(dim=1)[:, -1] if need_attention else None
-    return logits.log_softmax(dim=-1), attention
+    log_probs = logits.log_softmax(dim=-1)
+    log_probs[:, model.config.pad_id] = float("-inf")  # padding is never part of a translation
+    return log_probs, attention
 
 
 def constrain(log_probs: Tensor, step: int, limits: Tensor, min_len: int, eos_id: int) -> Tensor:

@@ -28,6 +28,13 @@ class ModelConfig:
     tie_embeddings: bool = False  # source = target embedding = output projection (§3.4)
     max_len: int = 1024
     pad_id: int = 0
+    bos_id: int = 2  # the decoder's start token (Marian starts from its pad token)
+    eos_id: int = 3
+    # Where other Transformers differ (MarianMT); the defaults are the paper's choices.
+    activation: Literal["relu", "gelu", "swish"] = "relu"  # of the feed-forward network (eq. 2)
+    scale_embeddings: bool = True  # token embeddings × √d_model (§3.4)
+    sinusoid_layout: Literal["interleaved", "concat"] = "interleaved"  # concat: sines, then cosines
+    final_norm: bool | None = None  # a LayerNorm on top of each stack; None: with pre-norm only
 
     def __post_init__(self) -> None:
         if self.d_model % self.h:
@@ -40,6 +47,17 @@ class ModelConfig:
             raise ValueError(
                 f"positional must be 'sinusoidal' or 'learned', not {self.positional!r}"
             )
+        if self.activation not in ("relu", "gelu", "swish"):
+            raise ValueError(f"activation must be relu, gelu or swish, not {self.activation!r}")
+        if self.sinusoid_layout not in ("interleaved", "concat"):
+            raise ValueError(
+                f"sinusoid_layout must be 'interleaved' or 'concat', not {self.sinusoid_layout!r}"
+            )
+
+    @property
+    def has_final_norm(self) -> bool:
+        """Whether each stack ends in a LayerNorm (by default: pre-norm models only)."""
+        return self.norm == "pre" if self.final_norm is None else self.final_norm
 
     @property
     def d_k(self) -> int:

@@ -9,33 +9,40 @@ from torch import Tensor, nn
 
 
 class Embeddings(nn.Module):
-    """Learned token embeddings multiplied by √d_model (§3.4)."""
+    """Learned token embeddings multiplied by √d_model (§3.4; ``scale=False``: not multiplied)."""
 
-    def __init__(self, vocab_size: int, d_model: int, pad_id: int) -> None:
+    def __init__(self, vocab_size: int, d_model: int, pad_id: int, scale: bool = True) -> None:
         super().__init__()
         self.lut = nn.Embedding(vocab_size, d_model, padding_idx=pad_id)
-        self.scale = math.sqrt(d_model)
+        self.scale = math.sqrt(d_model) if scale else 1.0
 
     def forward(self, tokens: Tensor) -> Tensor:  # b x t → b x t x d_model
         return self.lut(tokens) * self.scale
 
 
-def sinusoid_table(max_len: int, d_model: int) -> Tensor:
-    """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(...) (§3.5)."""
+def sinusoid_table(max_len: int, d_model: int, layout: str = "interleaved") -> Tensor:
+    """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(...) (§3.5).
+
+    ``layout="concat"`` puts the same features in another order, all sines then all cosines
+    (tensor2tensor's and Marian's layout).
+    """
     position = torch.arange(max_len, dtype=torch.float64)[:, None]
     inv_freq = torch.pow(10000.0, -torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    sines = torch.sin(position * inv_freq)
+    cosines = torch.cos(position * inv_freq[: d_model // 2])
+    if layout == "concat":
+        return torch.cat([sines, cosines], dim=1).float()
     table = torch.zeros(max_len, d_model, dtype=torch.float64)
-    table[:, 0::2] = torch.sin(position * inv_freq)
-    table[:, 1::2] = torch.cos(position * inv_freq[: d_model // 2])
+    table[:, 0::2], table[:, 1::2] = sines, cosines
     return table.float()
 
 
 class SinusoidalPositionalEncoding(nn.Module):
     """Fixed sinusoids added to the embeddings (§3.5); needs no training."""
 
-    def __init__(self, d_model: int, max_len: int) -> None:
+    def __init__(self, d_model: int, max_len: int, layout: str = "interleaved") -> None:
         super().__init__()
-        self.register_buffer("table", sinusoid_table(max_len, d_model), persistent=False)
+        self.register_buffer("table", sinusoid_table(max_len, d_model, layout), persistent=False)
 
     def forward(self, length: int, start: int = 0) -> Tensor:  # → length x d_model
         return self.table[start : start + length]

@@ -36,7 +36,7 @@ class EncoderLayer(nn.Module):
     def __init__(self, c: ModelConfig) -> None:
         super().__init__()
         self.self_attn = MultiHeadAttention(c.d_model, c.h, c.attention_dropout)
-        self.feed_forward = PositionwiseFeedForward(c.d_model, c.d_ff, c.ff_dropout)
+        self.feed_forward = PositionwiseFeedForward(c.d_model, c.d_ff, c.ff_dropout, c.activation)
         self.sublayers = _sublayer_connections(c, 2)
 
     def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
@@ -51,7 +51,7 @@ class DecoderLayer(nn.Module):
         super().__init__()
         self.self_attn = MultiHeadAttention(c.d_model, c.h, c.attention_dropout)
         self.cross_attn = MultiHeadAttention(c.d_model, c.h, c.attention_dropout)
-        self.feed_forward = PositionwiseFeedForward(c.d_model, c.d_ff, c.ff_dropout)
+        self.feed_forward = PositionwiseFeedForward(c.d_model, c.d_ff, c.ff_dropout, c.activation)
         self.sublayers = _sublayer_connections(c, 3)
 
     def forward(

@@ -18,12 +18,12 @@ from .masks import padding_mask
 
 
 class Encoder(nn.Module):
-    """A stack of N_enc encoder layers (plus a final LayerNorm when pre-norm)."""
+    """A stack of N_enc encoder layers (plus a final LayerNorm, by default when pre-norm)."""
 
-    def __init__(self, layers: list[EncoderLayer], d_model: int, pre_norm: bool) -> None:
+    def __init__(self, layers: list[EncoderLayer], d_model: int, final_norm: bool) -> None:
         super().__init__()
         self.layers = nn.ModuleList(layers)
-        self.norm = nn.LayerNorm(d_model) if pre_norm else nn.Identity()
+        self.norm = nn.LayerNorm(d_model) if final_norm else nn.Identity()
 
     def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
         for layer in self.layers:
@@ -56,12 +56,12 @@ class DecoderState:
 
 
 class Decoder(nn.Module):
-    """A stack of N_dec decoder layers (plus a final LayerNorm when pre-norm)."""
+    """A stack of N_dec decoder layers (plus a final LayerNorm, by default when pre-norm)."""
 
-    def __init__(self, layers: list[DecoderLayer], d_model: int, pre_norm: bool) -> None:
+    def __init__(self, layers: list[DecoderLayer], d_model: int, final_norm: bool) -> None:
         super().__init__()
         self.layers = nn.ModuleList(layers)
-        self.norm = nn.LayerNorm(d_model) if pre_norm else nn.Identity()
+        self.norm = nn.LayerNorm(d_model) if final_norm else nn.Identity()
 
     def forward(
         self,
@@ -121,11 +121,11 @@ class Transformer(nn.Module):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         c = self.config = config
-        pre_norm = c.norm == "pre"
+        final_norm = c.has_final_norm
         self.src_embed = _input_embedding(c, c.src_vocab_size)
         self.tgt_embed = _input_embedding(c, c.tgt_vocab_size)
-        self.encoder = Encoder([EncoderLayer(c) for _ in range(c.N_enc)], c.d_model, pre_norm)
-        self.decoder = Decoder([DecoderLayer(c) for _ in range(c.N_dec)], c.d_model, pre_norm)
+        self.encoder = Encoder([EncoderLayer(c) for _ in range(c.N_enc)], c.d_model, final_norm)
+        self.decoder = Decoder([DecoderLayer(c) for _ in range(c.N_dec)], c.d_model, final_norm)
         self.generator = Generator(c.d_model, c.tgt_vocab_size)
         self.reset_parameters()
         if c.tie_embeddings:  # §3.4: one weight matrix for both embeddings and the pre-softmax map
@@ -198,10 +198,9 @@ def _input_embedding(c: ModelConfig, vocab_size: int) -> InputEmbedding:
     if c.positional == "learned":
         positional = LearnedPositionalEncoding(c.d_model, c.max_len)
     else:
-        positional = SinusoidalPositionalEncoding(c.d_model, c.max_len)
-    return InputEmbedding(
-        Embeddings(vocab_size, c.d_model, c.pad_id), positional, c.max_len, c.dropout
-    )
+        positional = SinusoidalPositionalEncoding(c.d_model, c.max_len, c.sinusoid_layout)
+    embeddings = Embeddings(vocab_size, c.d_model, c.pad_id, c.scale_embeddings)
+    return InputEmbedding(embeddings, positional, c.max_len, c.dropout)
 
 
 def build_model(config: ModelConfig) -> Transformer:

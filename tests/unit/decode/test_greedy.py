@@ -7,7 +7,8 @@ from fanyi.model import ModelConfig, build_model
 
 
 def naive_greedy(model, src, bos, eos, max_len):
-    """One sentence at a time, re-running the whole decoder on the prefix at each step."""
+    """One sentence at a time, re-running the whole decoder on the prefix at each step (padding,
+    id 0, is never a translation's token)."""
     out = []
     for row in src:
         row = row[row != 0][None]
@@ -15,7 +16,7 @@ def naive_greedy(model, src, bos, eos, max_len):
         ys = torch.tensor([[bos]])
         for _ in range(max_len):
             hidden, _ = model.decode(ys, memory, None)
-            next_id = model.generator(hidden[:, -1]).argmax(-1)
+            next_id = model.generator(hidden[:, -1])[:, 1:].argmax(-1) + 1
             ys = torch.cat([ys, next_id[:, None]], dim=1)
             if next_id.item() == eos:
                 break
