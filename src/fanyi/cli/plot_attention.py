@@ -24,7 +24,8 @@ def _attention(args: argparse.Namespace) -> int:
 
     translator = Translator.load(args.model, threads=1, beam=args.beam)
     maps = translator.cross_attention(args.text, args.to)
-    text = translator.tgt_vocab.decode(translator.tgt_vocab.sp.piece_to_id(maps.target_tokens[:-1]))
+    vocab = translator.tgt_vocab
+    text = vocab.decode([vocab.piece_to_id(piece) for piece in maps.target_tokens[:-1]])
     print(plot_attention(maps, args.output, title=f"{args.text} → {text}"))
     return 0
 

@@ -10,6 +10,7 @@ the model's positions is first cut at sentence ends; what is still too long foll
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +18,8 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
-from ..data import EOS_ID, PAD_ID, Normalizer, Vocab, add_tag
-from ..data.vocab import BOS_ID, EOS
+from ..data import Normalizer, Vocab, add_tag
+from ..data.vocab import EOS
 from ..train.checkpoint import Checkpoint, load_model
 from .config import DecodeConfig, Dtype, LongInput
 from .hypothesis import Hypothesis
@@ -38,6 +39,16 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED
+
+
+def load_vocabularies(checkpoint: Checkpoint) -> tuple[Vocab, Vocab]:
+    """Source and target vocabularies of a model directory, through its piece → id table (the
+    ``vocab`` section's ``ids`` file) when its ids are not SentencePiece's."""
+    table = checkpoint.vocab.get("ids")
+    ids = json.loads((checkpoint.path / table).read_text(encoding="utf-8")) if table else None
+    source = Vocab(checkpoint.src_spm, ids)
+    joint = checkpoint.src_spm == checkpoint.tgt_spm
+    return source, source if joint else Vocab(checkpoint.tgt_spm, ids)
 
 
 def has_han(text: str) -> bool:
@@ -97,15 +108,18 @@ class Translator:
         config: DecodeConfig,
         batch_tokens: int = 4096,
     ) -> None:
-        self.checkpoint = checkpoint
-        self.config = config
-        self.batch_tokens = batch_tokens
+        self._init_text(checkpoint, config, batch_tokens)
         self.device = next(model.parameters()).device
         self.model = prepare_model(model, config)
         self.threads = torch.get_num_threads()  # prepare_model set it; worker threads copy it
-        self.src_vocab = Vocab(checkpoint.src_spm)
-        joint = checkpoint.src_spm == checkpoint.tgt_spm
-        self.tgt_vocab = self.src_vocab if joint else Vocab(checkpoint.tgt_spm)
+
+    def _init_text(self, checkpoint: Checkpoint, config: DecodeConfig, batch_tokens: int) -> None:
+        """What every engine shares: configs, vocabularies, the model's special ids."""
+        self.checkpoint = checkpoint
+        self.config = config
+        self.batch_tokens = batch_tokens
+        self.src_vocab, self.tgt_vocab = load_vocabularies(checkpoint)
+        self.model_config = checkpoint.model  # special ids, max_len
 
     @classmethod
     def load(
@@ -185,7 +199,10 @@ class Translator:
         text = Normalizer(source_lang, nfkc=data.nfkc, t2s=data.t2s)(text)
         if not text:
             return []
-        return [*self.src_vocab.encode(add_tag(text, to) if data.lang_tags else text), EOS_ID]
+        return [
+            *self.src_vocab.encode(add_tag(text, to) if data.lang_tags else text),
+            self.model_config.eos_id,
+        ]
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text``, then every layer's and head's attention over its source."""
@@ -193,10 +210,10 @@ class Translator:
         if not translation.source_tokens:
             raise ValueError("nothing to translate: the text is empty")
         ids = self.source_ids(text, translation.to)
-        if len(ids) > self.model.config.max_len:
+        if len(ids) > self.model_config.max_len:
             raise ValueError(f"the text has {len(ids)} tokens, more than the model reads at once")
         pieces = translation.candidates[0].tokens
-        target = [BOS_ID, *map(self.tgt_vocab.sp.piece_to_id, pieces[:-1])]
+        target = [self.model_config.bos_id, *map(self.tgt_vocab.piece_to_id, pieces[:-1])]
         src = torch.tensor([ids], device=self.device)
         with torch.no_grad():
             memory = self.model.encode(src)
@@ -217,7 +234,7 @@ class Translator:
 
     def _split(self, ids: list[int]) -> list[list[int]]:
         """``ids`` as one segment, or cut at sentence ends when longer than the model reads."""
-        max_len = self.model.config.max_len
+        max_len = self.model_config.max_len
         if not ids:
             return []
         if len(ids) <= max_len or self.config.long_input == "error":
@@ -226,20 +243,23 @@ class Translator:
         text = self.src_vocab.decode(ids[len(tag) : -1])
         segments: list[list[int]] = []
         for sentence in filter(None, _SENTENCE_END.split(text)):
-            piece = self.src_vocab.sp.encode(sentence)
+            piece = self.src_vocab.encode(sentence)
             if segments and len(segments[-1]) + len(piece) + 1 <= max_len:
                 segments[-1].extend(piece)
             else:
                 segments.append([*tag, *piece])
-        return [[*segment, EOS_ID] for segment in segments]
+        return [[*segment, self.model_config.eos_id] for segment in segments]
 
     def _decode(self, sources: list[list[int]], config: DecodeConfig) -> list[list[Hypothesis]]:
         """Decode in batches of at most ``batch_tokens`` padded source tokens, shortest first."""
         order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
         results: list[list[Hypothesis]] = [[] for _ in sources]
         for batch in _batches(order, [len(s) for s in sources], self.batch_tokens):
-            src = _pad([sources[i] for i in batch]).to(self.device)
-            for i, hyps in zip(batch, decode(self.model, src, config), strict=True):
+            src = _pad([sources[i] for i in batch], self.model_config.pad_id).to(self.device)
+            hypotheses = decode(
+                self.model, src, config, self.model_config.bos_id, self.model_config.eos_id
+            )
+            for i, hyps in zip(batch, hypotheses, strict=True):
                 results[i] = hyps
         return results
 
@@ -270,7 +290,7 @@ class Translator:
 
     @staticmethod
     def _pieces(vocab: Vocab, ids: list[int]) -> list[str]:
-        return [vocab.sp.id_to_piece(int(i)) for i in ids]
+        return [vocab.id_to_piece(i) for i in ids]
 
 
 def _batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:
@@ -285,9 +305,9 @@ def _batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[li
     return batches
 
 
-def _pad(rows: list[list[int]]) -> Tensor:
+def _pad(rows: list[list[int]], pad_id: int) -> Tensor:
     """Right-pad id lists into a b x s tensor."""
-    src = torch.full((len(rows), max(map(len, rows))), PAD_ID, dtype=torch.long)
+    src = torch.full((len(rows), max(map(len, rows))), pad_id, dtype=torch.long)
     for i, row in enumerate(rows):
         src[i, : len(row)] = torch.tensor(row)
     return src

@@ -270,7 +270,12 @@ def resolve(path: str | Path, which: str = "best") -> Path:
 
 def read_checkpoint(path: str | Path, which: str = "best") -> Checkpoint:
     """The configs of a model directory (or of a run's best/last checkpoint)."""
-    path = resolve(path, which)
+    return read_config(resolve(path, which))
+
+
+def read_config(path: Path) -> Checkpoint:
+    """The ``config.yaml`` of directory ``path``, whatever holds its weights (an exported
+    CTranslate2 model keeps fanyi's configs and vocabularies beside its own files)."""
     sections = yaml.safe_load((path / CONFIG_FILE).read_text(encoding="utf-8"))
     train = sections.get("train")
     return Checkpoint(
