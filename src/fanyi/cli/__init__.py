@@ -19,6 +19,8 @@ COMMANDS = [
     "data",
     "train",
     "average",
+    "convert",
+    "export",
     "translate",
     "evaluate",
     "serve",

@@ -142,7 +142,10 @@ class Vocab:
         """Text of ``ids``; pad, bos and eos are skipped."""
         if self.table is None:
             return self.sp.decode([int(i) for i in ids])
-        return self.sp.decode([self.id_to_piece(i) for i in ids if int(i) not in self._dropped])
+        pieces = [self.id_to_piece(i) for i in ids if int(i) not in self._dropped]
+        # The table may give pieces this model does not know (the other side's): they come out
+        # as they are, their ▁ then read as a space, as MarianTokenizer reads them.
+        return self.sp.decode(pieces).replace("▁", " ").strip()
 
     def pieces(self, text: str) -> list[str]:
         return [self.id_to_piece(i) for i in self.encode(text)]

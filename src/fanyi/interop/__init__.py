@@ -1,0 +1,8 @@
+"""Other formats to and from a fanyi model directory: MarianMT in, CTranslate2 and MarianMT out.
+
+marian.py      MarianMT's hyper-parameters and weight names ⇄ fanyi's
+layout.py      the same model with its sinusoids laid out the other way (a feature permutation)
+convert.py     a MarianMT checkpoint (local or from the Hugging Face Hub) → a model directory
+huggingface.py a model directory → a MarianMT directory that transformers loads
+ctranslate2.py a model directory → a CTranslate2 model directory
+"""

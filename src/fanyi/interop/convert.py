@@ -1,0 +1,170 @@
+"""Import a Hugging Face MarianMT checkpoint (an OPUS-MT model, say) as a fanyi model directory.
+
+A MarianMT directory holds ``config.json``, the weights (``model.safetensors``, or the older
+``pytorch_model.bin``), ``source.spm`` and ``target.spm`` (SentencePiece models) and
+``vocab.json``, the one table from pieces of either to the model's ids. The fanyi directory
+keeps the three vocabulary files as they are; its ``vocab`` section names the table (``ids``).
+A name that is not a local directory is downloaded from the Hugging Face Hub first.
+
+Weights are read as safetensors, or with ``torch.load(weights_only=True)``, which accepts
+tensors and plain containers only: a file that needs the full unpickler (it could run code) is
+refused with a safe way to convert it.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors.torch import load_file
+from torch import Tensor
+
+from .. import __version__
+from ..config import to_dict
+from ..data import DataConfig
+from ..model import ModelConfig, build_model
+from ..train.checkpoint import load_into, write_model_dir
+from . import marian
+
+VOCAB_FILES = ("source.spm", "target.spm", "vocab.json")
+SAFETENSORS, TORCH_WEIGHTS = "model.safetensors", "pytorch_model.bin"
+PICKLES = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.pkl", "*.pickle")
+_OPUS_NAME = re.compile(r"opus-mt-([a-z]{2,3})-([a-z]{2,3})$")
+SAFE_CONVERSION = (
+    "fanyi does not unpickle it (unpickling can run code). Convert it to safetensors where "
+    'running its code is safe (a throw-away container), e.g. python -c "import torch; '
+    "from safetensors.torch import save_file; s = torch.load('{path}', weights_only=False); "
+    "save_file({{k: v.contiguous() for k, v in s.items()}}, 'model.safetensors')\", or for a "
+    "Hub model with the Hub's own converter (https://huggingface.co/spaces/safetensors/convert)"
+)
+
+
+def convert_marian(
+    source: str,
+    out: str | Path,
+    src_lang: str | None = None,
+    tgt_lang: str | None = None,
+    revision: str | None = None,
+) -> Path:
+    """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source``."""
+    directory = locate(source, revision)
+    config = read_json(directory / "config.json")
+    tokenizer = read_json(directory / "tokenizer_config.json", required=False)
+    if tokenizer.get("separate_vocabs"):
+        raise ValueError("unsupported MarianMT feature: separate_vocabs (target_vocab.json)")
+    model_config = marian.model_config(config)
+    check_vocabulary(read_json(directory / "vocab.json"), model_config)
+    model = build_model(model_config)
+    weights = marian.fanyi_state(read_weights(directory), model_config)
+    load_into(model, weights, directory)
+    langs = languages(source, tokenizer, src_lang, tgt_lang)
+    return write_model_dir(
+        out,
+        model.eval(),
+        sections(model_config, langs, source),
+        [directory / f for f in VOCAB_FILES],
+    )
+
+
+def locate(source: str, revision: str | None = None) -> Path:
+    """``source`` itself when it is a directory, else its Hugging Face Hub snapshot."""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        return path
+    if path.exists():
+        raise ValueError(f"{source} is a file; give a MarianMT directory or a Hub name")
+    try:
+        from huggingface_hub import list_repo_files, snapshot_download
+
+        files = set(list_repo_files(source, revision=revision))
+        weights = SAFETENSORS if SAFETENSORS in files else TORCH_WEIGHTS
+        patterns = ["*.json", "*.spm", weights]
+        return Path(snapshot_download(source, revision=revision, allow_patterns=patterns))
+    except Exception as error:  # no network, no such repository, no huggingface_hub: one line
+        raise ValueError(
+            f"{source} is not a local directory, and fetching it from the Hugging Face Hub "
+            f"failed ({type(error).__name__}: {error})"
+        ) from None
+
+
+def read_json(path: Path, required: bool = True) -> dict[str, Any]:
+    if not path.is_file():
+        if required:
+            raise FileNotFoundError(f"{path} not found: not a MarianMT directory")
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def read_weights(directory: Path) -> dict[str, Tensor]:
+    """The checkpoint's tensors: safetensors, else a PyTorch file holding tensors only."""
+    if (directory / SAFETENSORS).is_file():
+        return load_file(directory / SAFETENSORS)
+    if (directory / TORCH_WEIGHTS).is_file():
+        return torch_weights(directory / TORCH_WEIGHTS)
+    pickles = sorted(p.name for pattern in PICKLES for p in directory.glob(pattern))
+    if pickles:
+        message = SAFE_CONVERSION.format(path=directory / pickles[0])
+        raise ValueError(f"{directory} holds {', '.join(pickles)} but no {SAFETENSORS}: {message}")
+    raise FileNotFoundError(f"{directory} has no {SAFETENSORS} or {TORCH_WEIGHTS}")
+
+
+def torch_weights(path: Path) -> dict[str, Tensor]:
+    """A ``torch.save``-d state dict, loaded with the restricted (weights-only) unpickler."""
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError) as error:
+        message = SAFE_CONVERSION.format(path=path)
+        raise ValueError(f"{path} is not a plain tensor file ({error}); {message}") from None
+    if not isinstance(state, dict) or not all(isinstance(t, Tensor) for t in state.values()):
+        raise ValueError(f"{path} is not a state dict of tensors")
+    return state
+
+
+def check_vocabulary(table: dict[str, int], c: ModelConfig) -> None:
+    """``vocab.json`` must give every id below the model's vocabulary size, specials agreeing."""
+    ids = sorted(set(table.values()))
+    if ids != list(range(len(ids))) or len(ids) > c.tgt_vocab_size:
+        raise ValueError(f"vocab.json: ids are not 0..n-1 with n ≤ vocab_size {c.tgt_vocab_size}")
+    for piece, expected in (("<pad>", c.pad_id), ("</s>", c.eos_id)):
+        if table.get(piece) != expected:
+            raise ValueError(
+                f"vocab.json: {piece} is {table.get(piece)}, the config says {expected}"
+            )
+
+
+def languages(
+    source: str, tokenizer: dict[str, Any], src_lang: str | None, tgt_lang: str | None
+) -> tuple[str, str]:
+    """(source, target) language: as given, else from an OPUS-MT name or the tokenizer config."""
+    match = _OPUS_NAME.search(source.rstrip("/"))
+    guess = (
+        match.groups() if match else (tokenizer.get("source_lang"), tokenizer.get("target_lang"))
+    )
+    src, tgt = src_lang or guess[0], tgt_lang or guess[1]
+    if not src or not tgt or src == tgt:
+        raise ValueError("cannot tell the languages from the name: give --src-lang and --tgt-lang")
+    return src, tgt
+
+
+def sections(model: ModelConfig, langs: tuple[str, str], source: str) -> dict[str, Any]:
+    """``config.yaml`` of the converted model: MarianMT reads text as given (no NFKC, no T2S)."""
+    src, tgt = langs
+    data = DataConfig(
+        train="", src_lang=src, tgt_lang=tgt, columns={src: 0, tgt: 1}, nfkc=False, t2s=False
+    )
+    vocab = {
+        "src_model": "source.spm",
+        "tgt_model": "target.spm",
+        "joint": True,
+        "ids": "vocab.json",
+    }
+    return {
+        "model": to_dict(model),
+        "data": to_dict(data),
+        "vocab": vocab,
+        "checkpoint": {"converted_from": source, "fanyi": __version__},
+    }
