@@ -38,13 +38,29 @@ def add_model_arguments(parser: argparse.ArgumentParser, search: bool = True) ->
         parser.add_argument("--beam", type=int, default=5, help="beam size; 1 = greedy (default 5)")
     parser.add_argument("--batch-tokens", type=int, default=4096, help="source tokens per batch")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: every core)")
-    parser.add_argument("--dtype", choices=["fp32", "bf16", "int8"], default="fp32")
-    parser.add_argument("--device", default="cpu", help="torch device (default cpu)")
+    parser.add_argument(
+        "--dtype",
+        choices=["fp32", "bf16", "int8"],
+        default="fp32",
+        help="fanyi engine: weights in this type; ctranslate2: fp32 keeps the exported type",
+    )
+    parser.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (default cpu)")
+    parser.add_argument(
+        "--engine",
+        choices=["fanyi", "ctranslate2"],
+        default="fanyi",
+        help="ctranslate2: decode with CTranslate2 from -m DIR written by fanyi export",
+    )
 
 
 def load_translator(args: argparse.Namespace) -> Translator:
     """The translator the shared arguments describe."""
-    return Translator.load(
+    load = Translator.load
+    if args.engine == "ctranslate2":
+        from ..decode.ct2_engine import CTranslate2Translator
+
+        load = CTranslate2Translator.load
+    return load(
         args.model,
         device=args.device,
         dtype=args.dtype,

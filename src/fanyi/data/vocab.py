@@ -9,9 +9,11 @@ again (``，`` → ``,``), so decode(encode(text)) would no longer give the clea
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import sentencepiece as spm
 
@@ -152,3 +154,14 @@ class Vocab:
 
     def tag_id(self, lang: str) -> int:
         return self.tags[lang_tag(lang)]
+
+
+def model_vocabularies(directory: Path, section: Mapping[str, Any]) -> tuple[Vocab, Vocab]:
+    """Source and target vocabularies of a model directory, from its config's ``vocab`` section:
+    ``src_model``, ``tgt_model`` and, when the model's ids are not SentencePiece's, ``ids`` (a
+    JSON piece → id table)."""
+    table = section.get("ids")
+    ids = json.loads((directory / table).read_text(encoding="utf-8")) if table else None
+    source = Vocab(directory / section["src_model"], ids)
+    joint = section["src_model"] == section["tgt_model"]
+    return source, source if joint else Vocab(directory / section["tgt_model"], ids)

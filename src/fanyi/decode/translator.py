@@ -10,7 +10,6 @@ the model's positions is first cut at sentence ends; what is still too long foll
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ import torch
 from torch import Tensor
 
 from ..data import Normalizer, Vocab, add_tag
-from ..data.vocab import EOS
+from ..data.vocab import EOS, model_vocabularies
 from ..train.checkpoint import Checkpoint, load_model
 from .config import DecodeConfig, Dtype, LongInput
 from .hypothesis import Hypothesis
@@ -39,16 +38,6 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED
-
-
-def load_vocabularies(checkpoint: Checkpoint) -> tuple[Vocab, Vocab]:
-    """Source and target vocabularies of a model directory, through its piece → id table (the
-    ``vocab`` section's ``ids`` file) when its ids are not SentencePiece's."""
-    table = checkpoint.vocab.get("ids")
-    ids = json.loads((checkpoint.path / table).read_text(encoding="utf-8")) if table else None
-    source = Vocab(checkpoint.src_spm, ids)
-    joint = checkpoint.src_spm == checkpoint.tgt_spm
-    return source, source if joint else Vocab(checkpoint.tgt_spm, ids)
 
 
 def has_han(text: str) -> bool:
@@ -118,7 +107,7 @@ class Translator:
         self.checkpoint = checkpoint
         self.config = config
         self.batch_tokens = batch_tokens
-        self.src_vocab, self.tgt_vocab = load_vocabularies(checkpoint)
+        self.src_vocab, self.tgt_vocab = model_vocabularies(checkpoint.path, checkpoint.vocab)
         self.model_config = checkpoint.model  # special ids, max_len
 
     @classmethod
@@ -254,7 +243,7 @@ class Translator:
         """Decode in batches of at most ``batch_tokens`` padded source tokens, shortest first."""
         order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
         results: list[list[Hypothesis]] = [[] for _ in sources]
-        for batch in _batches(order, [len(s) for s in sources], self.batch_tokens):
+        for batch in token_batches(order, [len(s) for s in sources], self.batch_tokens):
             src = _pad([sources[i] for i in batch], self.model_config.pad_id).to(self.device)
             hypotheses = decode(
                 self.model, src, config, self.model_config.bos_id, self.model_config.eos_id
@@ -293,7 +282,7 @@ class Translator:
         return [vocab.id_to_piece(i) for i in ids]
 
 
-def _batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:
+def token_batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:
     """Cut ``order`` (sorted by length) into batches of ≤ ``batch_tokens`` padded tokens
     (a source too long for any batch goes alone)."""
     batches: list[list[int]] = []

@@ -1,0 +1,83 @@
+"""Export a fanyi model directory as a Hugging Face MarianMT directory (``transformers`` loads it
+and ``generate``s with it; ``MarianTokenizer`` reads its vocabulary).
+
+An interleaved model's features are permuted into Marian's sines-then-cosines layout
+(``layout.py``), so the exported model computes exactly what fanyi computes. The tokenizer gets
+fanyi's SentencePiece model(s) and a ``vocab.json`` of fanyi's ids; a language tag ``<2en>`` is
+also listed as ``>>en<<``, the form MarianTokenizer recognises at the start of a text
+(``">>en<< 你好。"``). MarianTokenizer does not apply fanyi's normalisation (NFKC, Traditional →
+Simplified): feed it normalised text.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from torch import Tensor
+
+from ..data.vocab import model_vocabularies
+from ..model import Transformer
+from ..train.checkpoint import Checkpoint, load_model
+from .layout import to_concat_layout
+from .marian import marian_config, marian_state
+
+SOURCE_SPM, TARGET_SPM, VOCAB_JSON = "source.spm", "target.spm", "vocab.json"
+
+
+def export_huggingface(model_dir: str | Path, out: str | Path) -> Path:
+    """Write the MarianMT directory ``out`` for fanyi model directory ``model_dir``."""
+    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+
+    model, checkpoint = load_model(model_dir)
+    config = MarianConfig(**marian_config(model.config))
+    table = piece_table(checkpoint)
+    out = fresh_directory(out)
+    marian = MarianMTModel(config).eval()
+    missing, unexpected = marian.load_state_dict(marian_weights(model), strict=False)
+    assert not unexpected and all("embed_positions" in k for k in missing), (missing, unexpected)
+    marian.generation_config.bad_words_ids = [[model.config.pad_id]]  # as fanyi: never padding
+    marian.save_pretrained(out)
+    shutil.copyfile(checkpoint.src_spm, out / SOURCE_SPM)
+    shutil.copyfile(checkpoint.tgt_spm, out / TARGET_SPM)
+    (out / VOCAB_JSON).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    files = [str(out / name) for name in (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)]
+    data = checkpoint.data
+    tokenizer = MarianTokenizer(
+        *files,
+        source_lang=data.src_lang,
+        target_lang=data.tgt_lang,
+        model_max_length=config.max_position_embeddings,
+    )
+    tokenizer.save_pretrained(out)
+    return out
+
+
+def marian_weights(model: Transformer) -> dict[str, Tensor]:
+    """``model``'s weights under MarianMT's names, in Marian's sinusoid layout."""
+    state = dict(model.state_dict())
+    if model.config.sinusoid_layout == "interleaved":
+        state = to_concat_layout(state, model.config.d_model)
+    return marian_state(state, model.config)
+
+
+def piece_table(checkpoint: Checkpoint) -> dict[str, int]:
+    """Piece → id over the model's vocabulary, each tag ``<2xx>`` also as ``>>xx<<`` (listed
+    first: MarianTokenizer names an id by its last piece)."""
+    source, target = model_vocabularies(checkpoint.path, checkpoint.vocab)
+    if target.table is not None:
+        return target.table
+    if source is not target:
+        raise ValueError("this model has separate vocabularies, which MarianMT cannot read")
+    aliases = {f">>{tag[2:-1]}<<": i for tag, i in target.tags.items()}
+    return {**aliases, **{target.id_to_piece(i): i for i in range(len(target))}}
+
+
+def fresh_directory(path: str | Path) -> Path:
+    """``path`` created, refusing to write into a non-empty directory."""
+    path = Path(path)
+    if path.exists() and any(path.iterdir()):
+        raise ValueError(f"{path} exists and is not empty; choose another -o or remove it")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
