@@ -3,12 +3,15 @@
 ``fanyi export MODEL --to ctranslate2 -o DIR`` writes DIR with fanyi's configs and vocabularies
 beside CTranslate2's files; this Translator reads text exactly as the fanyi engine does
 (normalisation, language tags, sentence splitting, batching, detokenisation) and hands the
-pieces to ``ctranslate2.Translator.translate_batch``. Options map one to one, except the length
-penalty: CTranslate2 divides a beam's log-probability by (|Y| + 1)^α (EOS counted) where fanyi
-uses GNMT's ((5 + |Y| + 1) / 6)^α, so with α > 0 beam search may rank a few hypotheses
-differently (α = 0 and greedy search agree). A hypothesis that reaches its length limit ends
-without EOS in CTranslate2, where fanyi then forces EOS (the same tokens). Scores are reported
-as fanyi computes them. Per-layer attention maps (``plot attention``) need the fanyi engine.
+pieces to ``ctranslate2.Translator.translate_batch``.
+
+The search is fanyi's: beams ranked by log-probability, EOS candidates among the first k set
+aside, a source done once k hypotheses are finished, which GNMT's penalty then ranks. CTranslate2
+divides by |Y|^α instead of GNMT's ((5 + |Y|) / 6)^α, and with α = 0 it stops as soon as its best
+candidate ends; so it is asked for its k finished hypotheses with a vanishing α (which selects the
+k-finished rule and leaves log-probabilities as they are), and fanyi ranks them. One difference
+remains: a hypothesis that reaches its length limit ends there without EOS, where fanyi forces EOS
+and counts its probability. Per-layer attention maps (``plot attention``) need the fanyi engine.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .hypothesis import Hypothesis, finish
 from .translator import AttentionMaps, Translator, token_batches
 
 COMPUTE_TYPES = {"fp32": "default", "bf16": "bfloat16", "int8": "int8"}  # default: as exported
+RAW_RANKING = 1e-9  # a length penalty > 0 that leaves CTranslate2's scores log-probabilities
 
 
 class CTranslate2Translator(Translator):
@@ -103,8 +107,8 @@ class CTranslate2Translator(Translator):
         pad = self.tgt_vocab.id_to_piece(self.model_config.pad_id)
         return {
             "beam_size": config.beam,
-            "num_hypotheses": config.n_best,
-            "length_penalty": config.length_penalty,
+            "num_hypotheses": config.beam,
+            "length_penalty": RAW_RANKING,
             "max_decoding_length": limit,
             "min_decoding_length": config.min_len,
             "max_input_length": 0,  # fanyi has already split long sources
@@ -115,16 +119,16 @@ class CTranslate2Translator(Translator):
         }
 
     def _hypotheses(self, result: Any, config: DecodeConfig) -> list[Hypothesis]:
-        """CTranslate2's n-best as fanyi's hypotheses (ids, GNMT score, log P), best first."""
+        """CTranslate2's finished hypotheses as fanyi's n-best (ids, GNMT score, log P)."""
         eos = self.tgt_vocab.id_to_piece(self.model_config.eos_id)
         attention = result.attention if config.attention else [None] * len(result.hypotheses)
         hypotheses = []
         for pieces, score, weights in zip(result.hypotheses, result.scores, attention, strict=True):
-            log_prob = score * max(len(pieces), 1) ** config.length_penalty  # undo |Y|^α
+            log_prob = score * max(len(pieces), 1) ** RAW_RANKING
             words = pieces[:-1] if pieces and pieces[-1] == eos else pieces
             ids = [self.tgt_vocab.piece_to_id(p) for p in words]
             hypotheses.append(finish(ids, log_prob, config.length_penalty, _tensor(weights)))
-        return sorted(hypotheses, key=lambda h: h.score, reverse=True)
+        return sorted(hypotheses, key=lambda h: h.score, reverse=True)[: config.n_best]
 
 
 def _split_by(batch: list[int], limits: list[int]) -> list[list[int]]:
