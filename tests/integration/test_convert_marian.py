@@ -3,43 +3,28 @@
 Tiny MarianMT models with random weights (``tests/tiny_marian.py``), saved with
 ``save_pretrained`` beside their SentencePiece models and vocab.json, are converted with the CLI;
 then teacher-forced log-probabilities equal transformers' (1e-4), and the greedy translations and
-the beam-4 4-best lists of 100 sentences equal ``generate``'s, ids and text. ``generate`` is given
-fanyi's length limit (a·|src| + b tokens, then EOS with its own probability) and raw
-log-probability ranking (length_penalty 0 on both sides).
+the beam-4 4-best lists of 100 sentences equal ``generate``'s, ids and text (``generate`` under
+fanyi's length limit and raw log-probability ranking: ``hf_reference.py``).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import shutil
 
 import pytest
 import torch
-from transformers import LogitsProcessor, LogitsProcessorList, MarianTokenizer
+from transformers import MarianTokenizer
 
 from fanyi.cli import main
 from fanyi.decode.translator import Translator
 from fanyi.interop import marian
 from fanyi.interop.convert import read_weights
 from fanyi.train.checkpoint import load_model
+from hf_reference import generate
 from tiny_marian import build, corpus
 
 CASES = [("relu", "post", 3.0), ("swish", "pre", 4.0), ("gelu", "post", 3.0)]
-
-
-class EosAtLimit(LogitsProcessor):
-    """fanyi's limit for ``generate``: at ``length`` only EOS, keeping its log-probability."""
-
-    def __init__(self, eos_id: int, length: int) -> None:
-        self.eos_id, self.length = eos_id, length
-
-    def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
-        if input_ids.size(1) == self.length:
-            eos = scores[:, self.eos_id].clone()
-            scores.fill_(float("-inf"))
-            scores[:, self.eos_id] = eos
-        return scores
 
 
 @pytest.fixture(scope="module", params=CASES, ids=lambda case: "-".join(map(str, case[:2])))
@@ -66,33 +51,6 @@ def test_log_probs_equal_transformers(converted):
         theirs = reference(input_ids=src, attention_mask=src != pad, decoder_input_ids=tgt)
         ours = model(src, tgt)
     assert (ours - theirs.logits.log_softmax(-1)).abs().max() <= 1e-4
-
-
-def generate(reference, sources: list[list[int]], beam: int) -> list[list[list[int]]]:
-    """transformers' n-best ids (no start, EOS or padding) per source, grouped by source length
-    so that a batch shares one length limit and has no padding."""
-    pad, eos = reference.config.pad_token_id, reference.config.eos_token_id
-    results: list[list[list[int]]] = [[] for _ in sources]
-    order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
-    for n, members in itertools.groupby(order, key=lambda i: len(sources[i])):
-        group, limit = list(members), int(n * 1.5 + 10)
-        search = (
-            {"num_beams": beam, "length_penalty": 0.0, "early_stopping": True} if beam > 1 else {}
-        )
-        out = reference.generate(
-            input_ids=torch.tensor([sources[i] for i in group]),
-            do_sample=False,
-            max_length=limit + 2,
-            num_return_sequences=beam,
-            bad_words_ids=[[pad]],
-            forced_eos_token_id=None,
-            logits_processor=LogitsProcessorList([EosAtLimit(eos, limit + 1)]),
-            **search,
-        ).tolist()
-        for j, i in enumerate(group):
-            for row in out[j * beam : (j + 1) * beam]:
-                results[i].append([t for t in row[1:] if t not in (pad, eos)])
-    return results
 
 
 @pytest.mark.parametrize("beam", [1, 4])

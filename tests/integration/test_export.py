@@ -1,0 +1,159 @@
+"""``fanyi export`` of the bundled model: CTranslate2 translates as fanyi does, and transformers
+loads the MarianMT export and ``generate``s fanyi's translations.
+
+The sentences are the golden ones (not in Tatoeba) and, when the shared corpus is there, the
+first 100 test sentences each way (transformers sees every fifth); ``benchmarks/engines.py`` and docs/interop.md have the whole
+test split (1,000 each way: every translation identical, int8 BLEU within 0.25).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from pathlib import Path
+
+import pytest
+import torch
+from transformers import MarianMTModel, MarianTokenizer
+
+from conftest import shared_data_dir
+from fanyi.cli import main
+from fanyi.data import prepare
+from fanyi.decode import decode
+from fanyi.decode.ct2_engine import CTranslate2Translator
+from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.evaluate import score
+from fanyi.train.checkpoint import load_model, read_checkpoint
+from hf_reference import generate
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+
+
+def golden_sentences() -> list[str]:
+    spec = importlib.util.spec_from_file_location("golden", REPO / "scripts" / "update_golden.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SENTENCES
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """{name: directory} of the bundled model exported three ways."""
+    root = tmp_path_factory.mktemp("export")
+    for name, args in {
+        "float32": ["--to", "ctranslate2"],
+        "int8": ["--to", "ctranslate2", "--quantization", "int8"],
+        "huggingface": ["--to", "huggingface"],
+    }.items():
+        assert main(["export", "--output", str(root / name), *args]) == 0
+    return {name: root / name for name in ("float32", "int8", "huggingface")}
+
+
+@pytest.fixture(scope="module")
+def sentences(tmp_path_factory):
+    """(text, target language) pairs: the golden sentences, and test sentences if available."""
+    pairs = [(s, "zh" if s.isascii() else "en") for s in golden_sentences()]
+    corpus = shared_data_dir()
+    if (corpus / "tatoeba-cmn-eng" / "cmn.txt").is_file():
+        pairs += [(s, to) for s, to, _ in split_sentences(tmp_path_factory, corpus, 100)]
+    return pairs
+
+
+def split_sentences(tmp_path_factory, corpus: Path, n: int) -> list[tuple[str, str, str]]:
+    """The first ``n`` (source, target language, reference) of each direction of the test split."""
+    config = read_checkpoint(BUNDLED).data
+    train = str(corpus / "tatoeba-cmn-eng" / "cmn.txt")
+    out = tmp_path_factory.mktemp("tatoeba-bi")
+    prepare(dataclasses.replace(config, train=train, out_dir=str(out)))
+    sources, references = (
+        (out / f).read_text(encoding="utf-8").splitlines() for f in ("test.src", "test.tgt")
+    )
+    rows = zip(sources, references, strict=True)
+    split = [(src[6:], src[2:4], ref) for src, ref in rows]  # <2en> text
+    return [row for to in ("en", "zh") for row in [r for r in split if r[1] == to][:n]]
+
+
+@pytest.mark.parametrize("beam", [1, 5])
+def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
+    fanyi = Translator.load(threads=1)
+    ctranslate2 = CTranslate2Translator.load(exported["float32"], threads=1)
+    for to in ("en", "zh"):
+        texts = [s for s, lang in sentences if lang == to]
+        ours = fanyi.translations(texts, to=to, beam=beam)
+        theirs = ctranslate2.translations(texts, to=to, beam=beam)
+        assert [r.text for r in theirs] == [r.text for r in ours]
+        log_probs = [
+            (a.candidates[0].log_prob, b.candidates[0].log_prob)
+            for a, b in zip(ours, theirs, strict=True)
+        ]
+        assert max(abs(a - b) for a, b in log_probs) < 1e-3
+
+
+def test_ctranslate2_int8_stays_close(exported, sentences):
+    texts = [s for s, _ in sentences]
+    reference = CTranslate2Translator.load(exported["float32"], threads=1).translate(texts)
+    quantized = CTranslate2Translator.load(exported["int8"], threads=1).translate(texts)
+    agreement = score(quantized, [reference], "en")  # BLEU of int8 against float32
+    assert agreement.bleu > 70, agreement
+
+
+def test_the_engine_behind_the_cli(exported, tmp_path, capsys):
+    texts = ["你叫什么名字？", "The weather is nice today."]
+    args = [
+        "translate",
+        "--engine",
+        "ctranslate2",
+        "-m",
+        str(exported["float32"]),
+        "--threads",
+        "1",
+    ]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    assert main([*args, "-i", str(src)]) == 0
+    assert capsys.readouterr().out.splitlines() == Translator.load(threads=1, beam=5).translate(
+        texts
+    )
+    maps = CTranslate2Translator.load(exported["float32"], threads=1).translations(
+        texts, attention=True
+    )
+    for result in maps:
+        candidate = result.candidates[0]
+        assert candidate.attention.shape == (len(candidate.tokens), len(result.source_tokens))
+
+
+def test_huggingface_export_generates_fanyi_translations(exported, sentences):
+    sentences = sentences[:20] + sentences[20::5]
+    translator = Translator.load(threads=1)
+    marian = MarianMTModel.from_pretrained(exported["huggingface"]).eval()
+    tokenizer = MarianTokenizer.from_pretrained(exported["huggingface"])
+    sources = [translator.source_ids(text, to) for text, to in sentences]
+    normalised = [translator.src_vocab.decode(ids[1:]) for ids in sources]
+    marked = [f">>{to}<< {text}" for text, (_, to) in zip(normalised, sentences, strict=True)]
+    assert [tokenizer(text).input_ids for text in marked] == sources
+    for beam in (1, 4):
+        theirs = [rows[0] for rows in generate(marian, sources, beam)]
+        config = {"beam": beam, "length_penalty": 0.0}
+        ours = [t[0].tokens for t in translator_ids(translator, sources, config)]
+        assert ours == theirs
+
+
+def translator_ids(translator, sources, options) -> list:
+    """fanyi's hypotheses for id lists (one at a time: no batching effects to reason about)."""
+    config = dataclasses.replace(translator.config, **options)
+    return [decode(translator.model, torch.tensor([ids]), config)[0] for ids in sources]
+
+
+def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences):
+    sentences = sentences[:20] + sentences[20::5]
+    assert main(["convert", str(exported["huggingface"]), "-o", str(tmp_path / "back")]) == 0
+    back, checkpoint = load_model(tmp_path / "back")
+    assert checkpoint.model.sinusoid_layout == "concat"  # Marian's layout, features permuted
+    translator = Translator.load(threads=1)
+    sources = [translator.source_ids(text, to) for text, to in sentences]
+    for ids in sources:
+        src = torch.tensor([ids])
+        ours = decode(translator.model, src, translator.config)[0][0]
+        again = decode(back, src, translator.config, checkpoint.model.bos_id)[0][0]
+        assert again.tokens == ours.tokens and abs(again.log_prob - ours.log_prob) < 1e-4
