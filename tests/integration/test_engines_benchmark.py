@@ -1,0 +1,31 @@
+"""benchmarks/engines.py end to end on a few golden sentences: each engine's speed on each thread
+count, its BLEU and its agreement with fanyi, ending with one JSON line."""
+
+import json
+
+import pytest
+
+from conftest import run_benchmark
+from fanyi.decode.translator import BUNDLED
+
+pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
+
+
+def test_engines_benchmark_reports_each_engine(tmp_path):
+    rows = [line.split("\t") for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:10]
+    (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s, _ in rows), encoding="utf-8")
+    (tmp_path / "ref.en").write_text("".join(f"{t}\n" for _, t in rows), encoding="utf-8")
+    done = run_benchmark(
+        "engines.py", "--src", str(tmp_path / "src.zh"), "--ref", str(tmp_path / "ref.en"),
+        "--threads", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "engines" and result["sentences"] == 10
+    engines = {"fanyi-fp32", "ct2-float32", "ct2-int8"}
+    assert set(result["sentences_per_s"]["1"]) == engines
+    assert all(speed > 0 for speed in result["sentences_per_s"]["1"].values())
+    quality = result["quality"]
+    assert quality["fanyi-fp32"]["bleu"] == 100.0  # the references are its own beam-5 translations
+    assert quality["ct2-float32"]["same_as_fanyi"] == 10
