@@ -20,6 +20,7 @@ import sentencepiece as spm
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 _TAG = re.compile(r"<2[a-z]+>")
+_MARIAN_CODE = re.compile(r">>.*?<<")
 
 
 def lang_tag(lang: str) -> str:
@@ -88,8 +89,9 @@ class Vocab:
 
     ``piece_ids`` (piece → id) gives the model's own ids when they are not SentencePiece's: a
     MarianMT model reads pieces of two SentencePiece models (source, target) through one shared
-    table, its ``vocab.json``. Pieces missing from the table are ``<unk>``; decoding drops
-    ``<pad>``, ``</s>`` and ``<unk>``, as Hugging Face's MarianTokenizer does.
+    table, its ``vocab.json``. As Hugging Face's MarianTokenizer does, a leading ``>>xx<<`` (a
+    multilingual model's target language) is one piece, pieces missing from the table are
+    ``<unk>``, and decoding drops ``<pad>``, ``</s>`` and ``<unk>``.
     """
 
     def __init__(self, model_file: str | Path, piece_ids: Mapping[str, int] | None = None) -> None:
@@ -135,7 +137,10 @@ class Vocab:
     def _encode(self, text: str) -> list[int]:
         if self.table is None:
             return self.sp.encode(text)
-        return [self.piece_to_id(piece) for piece in self.sp.encode(text, out_type=str)]
+        code = _MARIAN_CODE.match(text)  # ">>fra<< …": a multilingual OPUS-MT model's target
+        head = [self.piece_to_id(code.group())] if code else []
+        pieces = self.sp.encode(text[code.end() :] if code else text, out_type=str)
+        return head + [self.piece_to_id(piece) for piece in pieces]
 
     def encode_batch(self, texts: Iterable[str]) -> list[list[int]]:
         return [self.encode(text) for text in texts]

@@ -75,3 +75,25 @@ def test_sentencepiece_defaults_would_break_the_round_trip(tmp_path):
     assert default.decode(default.encode("你好，世界！龘")) == "你好,世界! ⁇ "
     ours = _train(tmp_path, SENTENCES, 400)
     assert ours.decode(ours.encode("你好，世界！龘")) == "你好，世界！龘"
+
+
+SPECIAL_PIECES = ("<pad>", "<unk>", "<s>", "</s>")
+
+
+def test_a_piece_table_gives_the_model_its_own_ids(tmp_path):
+    plain = _train(tmp_path, SENTENCES, 400, tags=["<2en>"])
+    pieces = [plain.sp.id_to_piece(i) for i in range(len(plain))]
+    # Marian's layout: </s> 0, <unk> 1, a language code, the pieces backwards, <pad> last
+    order = ["</s>", "<unk>", ">>fra<<", *[p for p in reversed(pieces) if p not in SPECIAL_PIECES]]
+    table = {piece: i for i, piece in enumerate([*order, "<pad>"])}
+    vocab = Vocab(plain.path, table)
+    assert len(vocab) == len(table) and vocab.tags == {"<2en>": table["<2en>"]}
+    text = "Tom is here."
+    ids = vocab.encode(text)
+    assert ids == [table[plain.sp.id_to_piece(i)] for i in plain.encode(text)]
+    assert vocab.decode([*ids, table["</s>"], table["<pad>"], table["<unk>"]]) == text
+    assert vocab.encode(f">>fra<< {text}") == [table[">>fra<<"], *ids]
+    assert vocab.encode(">>xyz<< Tom")[0] == table["<unk>"]  # an unknown code, as MarianTokenizer
+    assert vocab.id_to_piece(ids[0]) == plain.sp.id_to_piece(plain.encode(text)[0])
+    with pytest.raises(ValueError, match="lacks <pad>"):
+        Vocab(plain.path, {"</s>": 0, "<unk>": 1})
