@@ -39,9 +39,11 @@ def split_direction(split: Path, to: str, limit: int | None) -> tuple[list[str],
     return [s for s, _ in chosen], [t for _, t in chosen]
 
 
-def translators(model: str, exports: dict[str, Path], threads: int, beam: int) -> dict:
+def translators(
+    model: str, exports: dict[str, Path], threads: int, args: argparse.Namespace
+) -> dict:
     """One loaded translator per engine, on ``threads`` threads."""
-    options = {"threads": threads, "beam": beam}
+    options = {"threads": threads, "beam": args.beam, "length_penalty": args.length_penalty}
     return {
         "fanyi-fp32": Translator.load(model, **options),
         "ct2-float32": CTranslate2Translator.load(exports["float32"], **options),
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace, sources: list[str], refs: list[str], workdir: 
     speed: dict[str, dict[str, float]] = {}
     outputs: dict[str, list[str]] = {}
     for threads in args.threads:
-        loaded = translators(args.model, exports, threads, args.beam)
+        loaded = translators(args.model, exports, threads, args)
         for translator in loaded.values():  # first calls pay one-time costs
             translator.translate(sources[:20], to=args.to)
         calls = {name: _translate(t, sources, args.to, outputs, name) for name, t in loaded.items()}
@@ -96,6 +98,7 @@ def main() -> None:
     parser.add_argument("--ref", help="references of --src")
     parser.add_argument("--to", default="en", help="target language (default en)")
     parser.add_argument("--beam", type=int, default=5, help="as fanyi translate (default 5)")
+    parser.add_argument("--length-penalty", type=float, default=0.6, help="GNMT α (default 0.6)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--rounds", type=int, default=1, help="interleaved timing rounds")
     parser.add_argument("--limit", type=int, help="first N sentences only")
@@ -117,6 +120,7 @@ def main() -> None:
             "sentences": len(sources),
             "to": args.to,
             "beam": args.beam,
+            "length_penalty": args.length_penalty,
             "rounds": args.rounds,
             **result,
         }

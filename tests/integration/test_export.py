@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from fastapi.testclient import TestClient
 from transformers import MarianMTModel, MarianTokenizer
 
 from conftest import shared_data_dir
@@ -23,6 +24,7 @@ from fanyi.decode import decode
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.evaluate import score
+from fanyi.serve import create_app
 from fanyi.train.checkpoint import load_model, read_checkpoint
 from hf_reference import generate
 
@@ -98,7 +100,7 @@ def test_ctranslate2_int8_stays_close(exported, sentences):
     assert agreement.bleu > 70, agreement
 
 
-def test_the_engine_behind_the_cli(exported, tmp_path, capsys):
+def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
     texts = ["你叫什么名字？", "The weather is nice today."]
     args = [
         "translate",
@@ -115,12 +117,17 @@ def test_the_engine_behind_the_cli(exported, tmp_path, capsys):
     assert capsys.readouterr().out.splitlines() == Translator.load(threads=1, beam=5).translate(
         texts
     )
-    maps = CTranslate2Translator.load(exported["float32"], threads=1).translations(
-        texts, attention=True
-    )
-    for result in maps:
-        candidate = result.candidates[0]
-        assert candidate.attention.shape == (len(candidate.tokens), len(result.source_tokens))
+    app = create_app(CTranslate2Translator.load(exported["float32"], threads=1))
+    with TestClient(app) as client:
+        response = client.post(
+            "/translate", json={"text": texts, "beam": 2, "n_best": 2, "attention": True}
+        )
+    assert response.status_code == 200, response.text
+    for result in response.json()["translations"]:
+        assert len(result["candidates"]) == 2
+        candidate = result["candidates"][0]
+        rows, columns = len(candidate["attention"]), len(candidate["attention"][0])
+        assert (rows, columns) == (len(candidate["tokens"]), len(result["source_tokens"]))
 
 
 def test_huggingface_export_generates_fanyi_translations(exported, sentences):
