@@ -19,13 +19,12 @@ from transformers import MarianMTModel, MarianTokenizer
 
 from conftest import shared_data_dir
 from fanyi.cli import main
-from fanyi.data import prepare
 from fanyi.decode import decode
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.evaluate import score
 from fanyi.serve import create_app
-from fanyi.train.checkpoint import load_model, read_checkpoint
+from fanyi.train.checkpoint import load_model
 from hf_reference import generate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,27 +52,16 @@ def exported(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def sentences(tmp_path_factory):
+def sentences(request):
     """(text, target language) pairs: the golden sentences, and test sentences if available."""
     pairs = [(s, "zh" if s.isascii() else "en") for s in golden_sentences()]
-    corpus = shared_data_dir()
-    if (corpus / "tatoeba-cmn-eng" / "cmn.txt").is_file():
-        pairs += [(s, to) for s, to, _ in split_sentences(tmp_path_factory, corpus, 100)]
+    if (shared_data_dir() / "tatoeba-cmn-eng" / "cmn.txt").is_file():
+        split = request.getfixturevalue("bundled_data")  # conftest: the bundled model's split
+        tagged = (split / "test.src").read_text(encoding="utf-8").splitlines()
+        for to in ("en", "zh"):
+            tag = f"<2{to}> "
+            pairs += [(s.removeprefix(tag), to) for s in tagged if s.startswith(tag)][:100]
     return pairs
-
-
-def split_sentences(tmp_path_factory, corpus: Path, n: int) -> list[tuple[str, str, str]]:
-    """The first ``n`` (source, target language, reference) of each direction of the test split."""
-    config = read_checkpoint(BUNDLED).data
-    train = str(corpus / "tatoeba-cmn-eng" / "cmn.txt")
-    out = tmp_path_factory.mktemp("tatoeba-bi")
-    prepare(dataclasses.replace(config, train=train, out_dir=str(out)))
-    sources, references = (
-        (out / f).read_text(encoding="utf-8").splitlines() for f in ("test.src", "test.tgt")
-    )
-    rows = zip(sources, references, strict=True)
-    split = [(src[6:], src[2:4], ref) for src, ref in rows]  # <2en> text
-    return [row for to in ("en", "zh") for row in [r for r in split if r[1] == to][:n]]
 
 
 @pytest.mark.parametrize("beam", [1, 5])
