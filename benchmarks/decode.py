@@ -105,7 +105,6 @@ def fanyi_runs(model: Transformer, src: Tensor, beam: int, cores: int) -> dict[s
                 max_len_b=NEW_TOKENS - 1,
                 min_len=NEW_TOKENS - 1,
                 dtype=dtype,
-                threads=threads,
                 workers=workers,
             )  # 29 tokens + the forced EOS: 30 decoder steps, like the peers' 30 tokens
             model_ = prepare_model(model, config)

@@ -1,7 +1,7 @@
 """What bf16 and int8 decoding cost in quality: BLEU and chrF of a trained model in fp32, bf16
 and int8 on a test split, with the decoding time of each. Ends with one JSON line.
 
-    python benchmarks/decode_quality.py MODEL_DIR --src test.zh --ref test.en [--beam 4] [--limit 1000]
+    python benchmarks/decode_quality.py MODEL_DIR --src test.zh --ref test.en [--beam 5] [--limit 1000]
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import time
 from common import emit, machine, read_lines
 from fanyi.decode.translator import Translator
 from fanyi.evaluate import score
+from fanyi.runtime import set_threads
 
 DTYPES = ("fp32", "bf16", "int8")
 
@@ -20,11 +21,11 @@ def measure(
     model_dir: str, dtype: str, sources: list[str], refs: list[str], args: argparse.Namespace
 ) -> dict:
     """Translate ``sources`` with the model in ``dtype``; BLEU, chrF and seconds."""
-    translator = Translator.load(model_dir, dtype=dtype, threads=args.threads, beam=args.beam)
+    translator = Translator.load(model_dir, dtype=dtype, beam=args.beam)
     start = time.perf_counter()
     hypotheses = translator.translate(sources, to=args.to)
     seconds = time.perf_counter() - start
-    target = args.to or translator.target_of(sources[0])
+    target = args.to or translator.languages.target_of(sources[0])
     scores = score(hypotheses, [refs], target)
     return {
         "bleu": round(scores.bleu, 2),
@@ -40,11 +41,12 @@ def main() -> None:
     parser.add_argument("--src", required=True, help="test sources, one per line")
     parser.add_argument("--ref", required=True, help="references, one per line")
     parser.add_argument("--to", default=None, help="target language (default: detected)")
-    parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--beam", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="first N lines only")
     args = parser.parse_args()
     sources, refs = read_lines(args.src, args.limit), read_lines(args.ref, args.limit)
+    set_threads(args.threads)
     results = {dtype: measure(args.model_dir, dtype, sources, refs, args) for dtype in DTYPES}
     print(f"| dtype | BLEU | ΔBLEU | chrF | seconds ({len(sources)} lines, beam {args.beam}) |")
     print("| --- | --- | --- | --- | --- |")

@@ -18,6 +18,7 @@ import time
 from common import emit, machine, read_lines
 from fanyi.decode.translator import Translator
 from fanyi.evaluate import score
+from fanyi.runtime import set_threads
 
 
 def floats(text: str) -> list[float]:
@@ -58,7 +59,10 @@ def by_length(
     target: str,
 ) -> list[dict]:
     """BLEU of the shortest, middle and longest third of the sources (in subword tokens)."""
-    lengths = [len(translator.source_ids(s, target)) for s in sources]
+    lengths = [
+        sum(len(translator.source_ids(x, target)) for x in translator.sentences(s, target))
+        for s in sources
+    ]
     order = sorted(range(len(sources)), key=lengths.__getitem__)
     thirds = [order[k * len(order) // 3 : (k + 1) * len(order) // 3] for k in range(3)]
     return [
@@ -90,8 +94,9 @@ def main() -> None:
     sources, refs = read_lines(args.src, args.limit), read_lines(args.ref, args.limit)
     if len(sources) != len(refs):
         raise SystemExit(f"{args.src} has {len(sources)} lines, {args.ref} {len(refs)}")
-    translator = Translator.load(args.model, threads=args.threads)
-    target = translator.target_of(sources[0], args.to)
+    set_threads(args.threads)
+    translator = Translator.load(args.model)
+    target = translator.languages.target_of(sources[0], args.to)
     grid = [(b, a) for b in args.beams for a in (args.alphas if b > 1 else [0.0])]
     settings, outputs = [], []
     for beam, alpha in grid:

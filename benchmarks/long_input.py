@@ -16,30 +16,30 @@ bundled model's split); --model defaults to the bundled model.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from pathlib import Path
 
 from common import emit, machine, read_lines
 from decode_search import scored
-from fanyi.data.augment import join_sentences
-from fanyi.data.vocab import split_tag
+from fanyi.data import read_manifest
 from fanyi.decode.translator import Translator
+from fanyi.lang import join_sentences, split_tag
+from fanyi.runtime import set_threads
 
 
 def directions(data: Path, split: str) -> tuple[dict[str, list[tuple[str, str]]], tuple[str, str]]:
     """The split's (source, reference) pairs by target language, tags removed, in file order;
     and the data's two languages."""
-    config = json.loads((data / "manifest.json").read_text(encoding="utf-8"))["config"]
+    config = read_manifest(data).config
     sources = read_lines(str(data / f"{split}.src"))
     refs = read_lines(str(data / f"{split}.tgt"))
     by_target: dict[str, list[tuple[str, str]]] = {}
     for src, ref in zip(sources, refs, strict=True):
         tag, text = split_tag(src)
-        to = tag[2:-1] if tag else config["tgt_lang"]
+        to = tag[2:-1] if tag else config.tgt_lang
         by_target.setdefault(to, []).append((text, ref))
-    return by_target, (config["src_lang"], config["tgt_lang"])
+    return by_target, (config.src_lang, config.tgt_lang)
 
 
 def paragraphs(
@@ -88,7 +88,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     args.span = (args.min, args.max, args.seed)
-    translator = Translator.load(args.model, threads=args.threads)
+    set_threads(args.threads)
+    translator = Translator.load(args.model)
     by_target, langs = directions(Path(args.data), args.split)
     results = {}
     for to, pairs in sorted(by_target.items()):

@@ -116,9 +116,9 @@ def main() -> None:
                 "recipe": recipe,
                 "seconds": round(cold, 2),
                 "rerun_seconds": round(rerun, 3),
-                "pairs": manifest["pairs"],
-                "vocab_size": manifest["vocab"]["src_size"],
-                "report": summarise(manifest["report"]),
+                "pairs": manifest.pairs,
+                "vocab_size": manifest.vocab.src_size,
+                "report": summarise(manifest.report),
                 **compare_padding(Path(tmp) / name, args.sentences, args.seed),
             }
             print(

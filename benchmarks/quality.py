@@ -28,6 +28,7 @@ from typing import Any
 
 import sacrebleu
 import sentencepiece
+from fanyi.train.checkpoint import average_run
 
 import fanyi
 from common import emit, machine, matmul_gflops
@@ -39,7 +40,6 @@ from fanyi.decode.config import Dtype
 from fanyi.decode.translator import Translator
 from fanyi.evaluate import evaluate
 from fanyi.train import TrainConfig, read_checkpoint, read_index
-from fanyi.train.checkpoint import average_run
 
 REPO = Path(__file__).resolve().parents[1]
 RECIPES = REPO / "configs" / "recipes"

@@ -2,7 +2,8 @@
 
 Both models have the same configuration, the same embeddings, output projection, loss and Adam,
 and see the same batches (~4k target tokens, random lengths so there is padding); runs are
-interleaved so machine noise falls on both. A step is forward + backward + optimizer step.
+interleaved so machine noise falls on both. A step is ``fanyi.train.train_step``, the step of
+``fanyi train``: forward + backward, the Noam rate, gradient clipping, Adam.
 
     .venv/bin/python benchmarks/train_step.py [--threads 2] [--rounds 5] [--configs tiny,base-small]
 """
@@ -10,16 +11,19 @@ interleaved so machine noise falls on both. A step is forward + backward + optim
 from __future__ import annotations
 
 import argparse
-import contextlib
+import itertools
 import math
 
 import torch
 from torch import Tensor, nn
 
 from common import emit, interleaved, machine
+from fanyi.data import Batch
 from fanyi.model import ModelConfig, build_model
 from fanyi.model.embedding import sinusoid_table
-from fanyi.train import LabelSmoothingLoss
+from fanyi.runtime import set_threads
+from fanyi.train import LabelSmoothingLoss, StepSettings, train_step
+from fanyi.train.step import adam
 
 CONFIGS = {
     "tiny": dict(
@@ -62,9 +66,7 @@ class TorchSeq2Seq(nn.Module):
         return self.proj(out).log_softmax(-1)
 
 
-def random_batches(
-    c: ModelConfig, n: int, target_tokens: int, seed: int
-) -> list[tuple[Tensor, Tensor, Tensor]]:
+def random_batches(c: ModelConfig, n: int, target_tokens: int, seed: int) -> list[Batch]:
     """Batches of random sentences of 16–32 tokens, padded, about ``target_tokens`` each."""
     g = torch.Generator().manual_seed(seed)
     batches = []
@@ -77,24 +79,24 @@ def random_batches(
         tgt = tgt.masked_fill(pos[None] > lengths[:, None], PAD)
         src = src.masked_fill(pos[None, :32] >= (lengths[:, None] + 1) % 33, PAD)
         src[:, 0] = torch.randint(4, c.src_vocab_size, (size,), generator=g)
-        batches.append((src, tgt[:, :-1], tgt[:, 1:]))
+        tgt_out = tgt[:, 1:]
+        batches.append(Batch(src, tgt[:, :-1], tgt_out, int((tgt_out != PAD).sum())))
     return batches
 
 
-def step_fn(model: nn.Module, batches, dtype: torch.dtype | None):
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
+def step_fn(model: nn.Module, batches: list[Batch], dtype: torch.dtype | None, d_model: int):
+    """One call: the next training step of ``model`` (``fanyi.train.train_step``) on the next batch."""
+    optimizer = adam(model.parameters())
     criterion = LabelSmoothingLoss(0.1, PAD)
-    it = iter(range(10**9))
+    settings = StepSettings(d_model, warmup=4000, clip_norm=1.0)
+    steps = itertools.count(1)
 
     def step() -> None:
-        src, tgt_in, tgt_out = batches[next(it) % len(batches)]
-        autocast = torch.autocast("cpu", dtype=dtype) if dtype else contextlib.nullcontext()
-        with autocast:
-            log_probs = model(src, tgt_in)
-        loss, _ = criterion(log_probs, tgt_out)
-        (loss / (tgt_out != PAD).sum()).backward()
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
+        n = next(steps)
+        autocast = torch.autocast("cpu", dtype=dtype) if dtype else None
+        train_step(
+            model, optimizer, criterion, [batches[(n - 1) % len(batches)]], n, settings, autocast
+        )
 
     return step
 
@@ -106,7 +108,7 @@ def main() -> None:
     parser.add_argument("--target-tokens", type=int, default=4096)
     parser.add_argument("--configs", default="tiny,base-small")
     args = parser.parse_args()
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)
     result = {
         "benchmark": "train_step",
         "machine": machine(),
@@ -118,12 +120,14 @@ def main() -> None:
     for name in args.configs.split(","):
         c = ModelConfig(**CONFIGS[name], dropout=0.1)
         batches = random_batches(c, 4, args.target_tokens, seed=0)
-        tokens = sum(int((b[2] != PAD).sum()) for b in batches) / len(batches)
+        tokens = sum(b.ntokens for b in batches) / len(batches)
         torch.manual_seed(0)
         runs = {}
         for dtype_name, dtype in (("fp32", None), ("bf16", torch.bfloat16)):
-            runs[f"fanyi_{dtype_name}"] = step_fn(build_model(c).train(), batches, dtype)
-            runs[f"torch_{dtype_name}"] = step_fn(TorchSeq2Seq(c).train(), batches, dtype)
+            runs[f"fanyi_{dtype_name}"] = step_fn(build_model(c).train(), batches, dtype, c.d_model)
+            runs[f"torch_{dtype_name}"] = step_fn(
+                TorchSeq2Seq(c).train(), batches, dtype, c.d_model
+            )
         seconds = interleaved(runs, args.rounds)
         tps = {k: tokens / s for k, s in seconds.items()}
         figures = {

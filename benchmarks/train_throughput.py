@@ -12,6 +12,7 @@ interleaved so machine noise hits both. A step is forward + backward + Adam.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -25,13 +26,23 @@ import torch
 from common import emit, interleaved, machine
 from fanyi.cli.train import TCMALLOC_ENV, tcmalloc_library
 from fanyi.config import load_yaml, override
-from fanyi.data import DataConfig, TokenBatchSampler, collate, load_split, load_vocabs, prepare
+from fanyi.data import (
+    Batch,
+    DataConfig,
+    TokenBatchSampler,
+    collate,
+    load_split,
+    load_vocabs,
+    prepare,
+)
 from fanyi.model import ModelConfig, build_model
+from fanyi.runtime import set_threads
 from fanyi.train import TrainConfig, train
 from train_step import TorchSeq2Seq, step_fn
 
 REPO = Path(__file__).resolve().parents[1]
-MODEL = dict(d_model=256, d_ff=1024, h=4, N_enc=3, N_dec=3, dropout=0.1)  # the Tatoeba recipe
+# the Tatoeba recipe's model (vocabulary sizes: the data's)
+MODEL = ModelConfig(d_model=256, d_ff=1024, h=4, N_enc=3, N_dec=3, dropout=0.1, tie_embeddings=True)
 
 
 def prepare_slice(out: Path, lines: int) -> Path:
@@ -52,28 +63,27 @@ def prepare_slice(out: Path, lines: int) -> Path:
     return out
 
 
-def real_batches(data: Path, max_tokens: int, count: int) -> list[tuple]:
-    """``count`` training batches of the data directory, as (src, tgt_in, tgt_out)."""
+def real_batches(data: Path, max_tokens: int, count: int) -> list[Batch]:
+    """``count`` training batches of the data directory."""
     dataset = load_split(data, "train", load_vocabs(data))
     sampler = TokenBatchSampler(*dataset.sizes(), max_tokens, seed=1)
-    batches = [collate([dataset[i] for i in b]) for b in sampler.batches()[:count]]
-    return [(b.src, b.tgt_in, b.tgt_out) for b in batches]
+    return [collate([dataset[i] for i in b]) for b in sampler.batches()[:count]]
 
 
 def throughput(data: Path, threads: list[int], rounds: int, max_tokens: int) -> dict:
     """Target tokens/s of each (model, dtype, threads), in this process."""
     vocab = len(load_vocabs(data)[1])
-    c = ModelConfig(src_vocab_size=vocab, tgt_vocab_size=vocab, **MODEL)
+    c = dataclasses.replace(MODEL, src_vocab_size=vocab, tgt_vocab_size=vocab)
     batches = real_batches(data, max_tokens, 8)
-    tokens = sum(int((b[2] != 0).sum()) for b in batches) / len(batches)
+    tokens = sum(b.ntokens for b in batches) / len(batches)
     figures = {}
     for n in threads:
-        torch.set_num_threads(n)
+        set_threads(n)
         torch.manual_seed(0)
         runs = {}
         for name, dtype in (("fp32", None), ("bf16", torch.bfloat16)):
-            runs[f"fanyi_{name}_{n}t"] = step_fn(build_model(c).train(), batches, dtype)
-            runs[f"torch_{name}_{n}t"] = step_fn(TorchSeq2Seq(c).train(), batches, dtype)
+            runs[f"fanyi_{name}_{n}t"] = step_fn(build_model(c).train(), batches, dtype, c.d_model)
+            runs[f"torch_{name}_{n}t"] = step_fn(TorchSeq2Seq(c).train(), batches, dtype, c.d_model)
         seconds = interleaved(runs, rounds)
         figures |= {k: tokens / s for k, s in seconds.items()}
     return {"tokens_per_s": figures, "mean_target_tokens": tokens}
@@ -104,6 +114,7 @@ def run_child(data: Path, args: argparse.Namespace, tcmalloc: bool) -> dict:
 def bf16_cost(data: Path, steps: int, work: Path) -> dict:
     """Dev loss after ``steps`` steps of the same training in fp32 and in bf16."""
     result = {}
+    set_threads(2)
     for dtype in ("fp32", "bf16"):
         cfg = TrainConfig(
             data_dir=str(data),
@@ -116,7 +127,6 @@ def bf16_cost(data: Path, steps: int, work: Path) -> dict:
             valid_bleu=False,
             best_metric="loss",
             dtype=dtype,
-            threads=2,
             progress=False,
             log_every=steps,
         )

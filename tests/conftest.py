@@ -1,4 +1,5 @@
-"""Shared test settings: one intra-op thread (the machine has two cores shared by everything)."""
+"""Shared test settings: one intra-op thread (the machine has two cores shared by everything), and
+where the corpora are."""
 
 import os
 import subprocess
@@ -11,11 +12,16 @@ import torch
 torch.set_num_threads(1)
 
 REPO = Path(__file__).resolve().parents[1]
+FIXTURE_CORPORA = REPO / "tests" / "fixtures" / "data"  # slices of both corpora (README.md there)
 
 
-def shared_data_dir() -> Path:
-    """The shared corpora: $FANYI_DATA, else ../shared/data beside the repository."""
-    return Path(os.environ.get("FANYI_DATA", REPO.parent / "shared" / "data"))
+def corpora() -> Path:
+    """``$FANYI_DATA`` (default ../shared/data) when it holds both corpora, else the slices in
+    tests/fixtures/data. Tests read only the first lines of a corpus, which the slices hold
+    unchanged, so either gives the same results (scripts/make_test_slices.py)."""
+    shared = Path(os.environ.get("FANYI_DATA") or REPO.parent / "shared" / "data")
+    needed = ("tatoeba-cmn-eng/cmn.txt", "multi30k/train.de", "multi30k/train.en")
+    return shared if all((shared / name).is_file() for name in needed) else FIXTURE_CORPORA
 
 
 def run_benchmark(name: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -26,39 +32,13 @@ def run_benchmark(name: str, *args: str, env: dict | None = None) -> subprocess.
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
     )
 
 
 @pytest.fixture
-def data_dir() -> Path:
-    path = shared_data_dir()
-    if not path.is_dir():
-        pytest.skip(f"shared corpora not found at {path} (set FANYI_DATA)")
+def data_dir(monkeypatch) -> Path:
+    """The corpora folder, also as ``$FANYI_DATA`` for configs that name ``${FANYI_DATA}``."""
+    path = corpora()
+    monkeypatch.setenv("FANYI_DATA", str(path))
     return path
-
-
-@pytest.fixture(scope="session")
-def bundled_data(tmp_path_factory) -> Path:
-    """The bundled model's data directory, rebuilt from the shared corpus with its own data
-    config (same seed, so the same leak-free dev and test pairs); the split only."""
-    import dataclasses
-
-    import yaml
-
-    from fanyi.data import DataConfig, prepare
-    from fanyi.decode.translator import BUNDLED
-
-    path = shared_data_dir()
-    if not path.is_dir():
-        pytest.skip(f"shared corpora not found at {path} (set FANYI_DATA)")
-    sections = yaml.safe_load((BUNDLED / "config.yaml").read_text(encoding="utf-8"))
-    config = DataConfig(**sections["data"])
-    out = tmp_path_factory.mktemp("bundled-data")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FANYI_DATA", str(path))
-        # held-out pairs do not depend on extra corpora, augmentation or where the vocabulary
-        # comes from: leave those out
-        split_only = {"extra_train": [], "concat_augment": 0.0, "vocab_from": None}
-        prepare(dataclasses.replace(config, out_dir=str(out), **split_only))
-    return out

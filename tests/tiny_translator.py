@@ -1,10 +1,11 @@
-"""Shared by the translation, server and web-page tests: a tiny zh⇄en model (trained once per
-session for a few dozen steps on a Tatoeba slice; its output is gibberish, its interfaces real)
-and a uvicorn server running an app in a thread."""
+"""Shared by the translation, server and web-page tests: tiny bidirectional models (zh⇄en on
+Tatoeba, de⇄en on Multi30k: trained once per session for a few dozen steps on the first lines of
+the corpus; their output is gibberish, their interfaces real) and a uvicorn server running an app
+in a thread."""
 
 from __future__ import annotations
 
-import os
+import dataclasses
 import socket
 import threading
 import time
@@ -14,47 +15,67 @@ from pathlib import Path
 
 import pytest
 
+from conftest import corpora
 from fanyi.config import load_yaml, override
 from fanyi.data import DataConfig, prepare
-from fanyi.train import TrainConfig, resolve, train
+from fanyi.model_dir import resolve
+from fanyi.train import TrainConfig, train
 
 REPO = Path(__file__).resolve().parents[1]
 MAX_LEN = 64  # positions: small, so that long inputs are easy to make
 
 
-def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny bidirectional model's directory, trained on first use in this session."""
-    root = tmp_path_factory.getbasetemp() / "tiny-zh-en"
-    if (root / "run" / "checkpoints.json").is_file():
-        return resolve(root / "run")
-    corpus = Path(os.environ.get("FANYI_DATA", REPO.parent / "shared" / "data"))
-    corpus = corpus / "tatoeba-cmn-eng" / "cmn.txt"
-    if not corpus.is_file():
-        pytest.skip(f"Tatoeba not found at {corpus} (set FANYI_DATA)")
-    recipe = load_yaml(DataConfig, REPO / "configs" / "data" / "tatoeba-bi.yaml")
-    data = {
-        "train": str(corpus),
-        "limit": 1500,
-        "dev_size": 20,
-        "test_size": 20,
-        "vocab_size": 1000,
-        "character_coverage": 0.98,
-        "out_dir": str(root / "data"),
-    }
-    prepare(override(recipe, data))
+def _train_tiny(root: Path, data_config: str, data: dict, steps: int) -> Path:
+    """Prepare ``data_config`` with ``data`` on top into ROOT/data, train the tiny model."""
+    recipe = load_yaml(DataConfig, REPO / "configs" / "data" / data_config)
+    prepare(override(recipe, {**data, "out_dir": str(root / "data")}))
     tiny = load_yaml(TrainConfig, REPO / "configs" / "train" / "tiny.yaml")
     run = {
         "data_dir": str(root / "data"),
         "out_dir": str(root / "run"),
         "progress": False,
-        "max_steps": 40,
-        "validate_every": 40,
+        "max_steps": steps,
+        "validate_every": steps,
         "valid_bleu": False,
         "best_metric": "loss",
-        "threads": 1,
-        "model": {**tiny.model, "max_len": MAX_LEN},
+        "model": dataclasses.replace(tiny.model, max_len=MAX_LEN),
     }
     return resolve(train(override(tiny, run)))
+
+
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny zh⇄en model's directory, trained on first use in this session."""
+    root = tmp_path_factory.getbasetemp() / "tiny-zh-en"
+    if (root / "run" / "checkpoints.json").is_file():
+        return resolve(root / "run")
+    data = {
+        "train": str(corpora() / "tatoeba-cmn-eng" / "cmn.txt"),
+        "limit": 1500,
+        "dev_size": 20,
+        "test_size": 20,
+        "vocab_size": 1000,
+        "character_coverage": 0.98,
+    }
+    return _train_tiny(root, "tatoeba-bi.yaml", data, steps=40)
+
+
+def tiny_de_en_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny de⇄en model (both directions, <2de>/<2en> tags) on the first Multi30k pairs."""
+    root = tmp_path_factory.getbasetemp() / "tiny-de-en"
+    if (root / "run" / "checkpoints.json").is_file():
+        return resolve(root / "run")
+    data = {
+        "train": str(corpora() / "multi30k" / "train"),
+        "dev": None,
+        "test": None,
+        "limit": 1000,
+        "dev_size": 20,
+        "test_size": 20,
+        "vocab_size": 600,
+        "bidirectional": True,
+        "lang_tags": True,
+    }
+    return _train_tiny(root, "multi30k-de-en.yaml", data, steps=20)
 
 
 @contextmanager

@@ -1,14 +1,13 @@
 """Configuration: one dataclass per concern, saved as YAML, every key overridable.
 
 Each concern (model, data, training, decoding) owns a dataclass. This module holds the shared
-machinery: converting dataclasses to and from plain dicts and YAML files, and applying
-command-line overrides such as ``d_model=256`` or ``--d-model 256``.
+machinery: converting dataclasses to and from plain dicts and YAML files, and turning every
+field into a command-line flag (``--d-model 256``) whose value is parsed as the file's would be.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import types
 import typing
 from pathlib import Path
@@ -46,29 +45,10 @@ def load_yaml(cls: type[T], path: str | Path) -> T:
     return from_dict(cls, values)
 
 
-def save_json(config: Any, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(to_dict(config), indent=2, ensure_ascii=False) + "\n")
-
-
-def load_json(cls: type[T], path: str | Path) -> T:
-    return from_dict(cls, json.loads(Path(path).read_text()))
-
-
 def override(config: T, overrides: dict[str, Any]) -> T:
     """A copy of ``config`` with ``overrides`` applied (values may be strings from a CLI)."""
     merged = {**to_dict(config), **overrides}
     return from_dict(type(config), merged)
-
-
-def parse_overrides(pairs: list[str]) -> dict[str, str]:
-    """``["d_model=256", "norm=pre"]`` → ``{"d_model": "256", "norm": "pre"}``."""
-    result = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"override {pair!r} is not of the form key=value")
-        result[key.strip().replace("-", "_")] = value.strip()
-    return result
 
 
 def _coerce(hint: Any, value: Any, name: str) -> Any:
@@ -90,10 +70,26 @@ def _coerce(hint: Any, value: Any, name: str) -> Any:
             value = [v for v in value.split(",") if v] if value else []
         items = [_coerce(args[0], v, name) for v in value] if args else list(value)
         return tuple(items) if origin is tuple else items
-    if origin is dict:
-        if isinstance(value, str):
-            value = yaml.safe_load(value) or {}
-        return dict(value)
+    if origin is dict or dataclasses.is_dataclass(hint):
+        return _mapping(hint, value, name)
+    return _scalar(hint, value, name)
+
+
+def _mapping(hint: Any, value: Any, name: str) -> Any:
+    """A dict, or a nested config dataclass, from a mapping or its YAML text (``{d_model: 64}``)."""
+    if isinstance(value, str):
+        value = yaml.safe_load(value) or {}
+    if dataclasses.is_dataclass(hint):
+        if isinstance(value, hint):
+            return value
+        if not isinstance(value, dict):
+            raise ValueError(f"{name}: expected a mapping of {hint.__name__} keys, got {value!r}")
+        return from_dict(hint, value)  # type: ignore[arg-type]
+    return dict(value)
+
+
+def _scalar(hint: Any, value: Any, name: str) -> Any:
+    """A bool (``true``/``no``/``1``...), int, float or str."""
     if hint is bool:
         if isinstance(value, str):
             lowered = value.lower()

@@ -1,7 +1,8 @@
 """The copy task (The Annotated Transformer's first example): learn to output the input.
 
 A small model sees random symbol sequences and must reproduce them. It exercises every part of
-the model, the label-smoothed loss, the Noam schedule and greedy decoding in a minute of CPU.
+the model, the label-smoothed loss, the training step of ``fanyi train`` (Noam rate, clipping,
+Adam) and greedy decoding in half a minute of CPU.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
+from .data import Batch
 from .decode import greedy_search
 from .model import ModelConfig, Transformer, build_model
-from .train import LabelSmoothingLoss, noam_scheduler
+from .train import LabelSmoothingLoss, StepSettings, train_step
+from .train.step import adam
 
 PAD, BOS, EOS = 0, 1, 2
 FIRST_SYMBOL = 3  # symbols are ids FIRST_SYMBOL … vocab_size − 1
@@ -31,6 +34,7 @@ class CopyTaskConfig:
     warmup: int = 100
     lr_factor: float = 0.25
     label_smoothing: float = 0.1
+    clip_norm: float | None = 1.0
     seed: int = 0
     d_model: int = 64
     d_ff: int = 256
@@ -48,13 +52,13 @@ def random_batch(cfg: CopyTaskConfig, batch_size: int, generator: torch.Generato
     return symbols.masked_fill(positions >= lengths[:, None], PAD)
 
 
-def teacher_forcing_pair(src: Tensor) -> tuple[Tensor, Tensor]:
-    """Decoder input (BOS + sequence) and output (sequence + EOS) for copying ``src``."""
+def copy_batch(src: Tensor) -> Batch:
+    """``src`` with the decoder's input (BOS + sequence) and output (sequence + EOS) to copy it."""
     lengths = (src != PAD).sum(1)
     padded = torch.cat([src, torch.full_like(src[:, :1], PAD)], dim=1)
     tgt_out = padded.scatter(1, lengths[:, None], EOS)
     tgt_in = torch.cat([torch.full_like(src[:, :1], BOS), src], dim=1)
-    return tgt_in, tgt_out
+    return Batch(src, tgt_in, tgt_out, int((tgt_out != PAD).sum()))
 
 
 def train_copy_model(
@@ -77,22 +81,16 @@ def train_copy_model(
             pad_id=PAD,
         )
     )
-    optimizer = torch.optim.Adam(model.parameters(), lr=1.0, betas=(0.9, 0.98), eps=1e-9)
-    scheduler = noam_scheduler(optimizer, cfg.d_model, cfg.warmup, cfg.lr_factor)
+    optimizer = adam(model.parameters())
+    settings = StepSettings(cfg.d_model, cfg.warmup, cfg.lr_factor, cfg.clip_norm)
     criterion = LabelSmoothingLoss(cfg.label_smoothing, PAD)
     generator = torch.Generator().manual_seed(cfg.seed)
     model.train()
     for step in range(1, cfg.steps + 1):
-        src = random_batch(cfg, cfg.batch_size, generator)
-        tgt_in, tgt_out = teacher_forcing_pair(src)
-        loss, _ = criterion(model(src, tgt_in), tgt_out)
-        loss = loss / (tgt_out != PAD).sum()
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-        scheduler.step()
+        batch = copy_batch(random_batch(cfg, cfg.batch_size, generator))
+        result = train_step(model, optimizer, criterion, [batch], step, settings)
         if on_step is not None:
-            on_step(step, loss.item())
+            on_step(step, result.loss / result.tokens)
     return model.eval()
 
 

@@ -1,7 +1,8 @@
 """Scores as sacreBLEU computes them: BLEU and chrF with their signatures, one or more references.
 
 BLEU tokenises Chinese with sacreBLEU's ``zh`` tokenizer (each Han character a token) and every
-other target language with ``13a`` (the WMT default); chrF needs no tokenizer.
+other target language with ``13a`` (the WMT default): ``fanyi.lang.bleu_tokenizer``. chrF needs
+no tokenizer.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 
 from sacrebleu.metrics import BLEU, CHRF
 
-from .decode.translator import CHINESE, Translator, has_han
+from .decode.translator import Translator
+from .lang import BLEU_TOKENIZERS, bleu_tokenizer, majority_script
 
 
 @dataclass
@@ -27,28 +29,22 @@ class Scores:
     lines: list[str]  # sacreBLEU's text format: "BLEU|signature = 20.31 55.0/…", "chrF2|… = 45.10"
 
 
-def bleu_tokenizer(target_lang: str) -> str:
-    """``zh`` for Chinese targets, ``13a`` for the rest."""
-    return "zh" if target_lang == CHINESE else "13a"
-
-
-def guess_target(references: Sequence[Sequence[str]]) -> str:
-    """``zh`` when most reference lines hold Han characters, else ``en``."""
-    lines = [line for ref in references for line in ref if line.strip()]
-    return CHINESE if sum(map(has_han, lines)) * 2 > len(lines) else "en"
-
-
 def score(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], target_lang: str
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], target_lang: str | None
 ) -> Scores:
     """Corpus BLEU and chrF of ``hypotheses`` against one or more reference streams
-    (``references[k][i]`` is reference ``k`` of line ``i``)."""
+    (``references[k][i]`` is reference ``k`` of line ``i``) in ``target_lang`` (None: BLEU's
+    tokenizer follows the script most reference lines are written in)."""
     for k, ref in enumerate(references):
         if len(ref) != len(hypotheses):
             raise ValueError(
                 f"reference {k + 1} has {len(ref)} lines, the output {len(hypotheses)}"
             )
-    bleu_metric = BLEU(tokenize=bleu_tokenizer(target_lang))
+    if target_lang is None:
+        tokenizer = BLEU_TOKENIZERS[majority_script([line for ref in references for line in ref])]
+    else:
+        tokenizer = bleu_tokenizer(target_lang)
+    bleu_metric = BLEU(tokenize=tokenizer)
     chrf_metric = CHRF()
     refs = [list(r) for r in references]
     bleu = bleu_metric.corpus_score(list(hypotheses), refs)
@@ -75,10 +71,6 @@ def evaluate(
     """Translate ``sources`` and score them; returns the translations and the scores."""
     results = translator.translations(list(sources), to=to, beam=beam)
     hypotheses = [r.text for r in results]
-    target = to or _majority([r.to for r in results if r.source_tokens])
+    languages = [r.to for r in results if r.source_tokens]
+    target = to or (max(set(languages), key=languages.count) if languages else None)
     return hypotheses, score(hypotheses, references, target)
-
-
-def _majority(languages: list[str]) -> str:
-    """The most frequent target language (en for an empty input)."""
-    return max(set(languages), key=languages.count) if languages else "en"

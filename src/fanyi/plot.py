@@ -1,8 +1,7 @@
-"""Figures: training and validation curves of a run (attention and positional plots to come)."""
+"""Training and validation curves of a run (attention and positional plots: plot_attention.py)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +10,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt
 
-
-def read_log(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The records of a run's ``log.jsonl`` (training steps and validations)."""
-    path = Path(run_dir) / "log.jsonl"
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} not found: is {run_dir} a run directory of fanyi train?")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+from .train.log import read_log
 
 
 def _series(records: list[dict[str, Any]], kind: str, key: str) -> tuple[list, list]:

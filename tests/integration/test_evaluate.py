@@ -8,8 +8,8 @@ import sacrebleu
 from sacrebleu.metrics import BLEU, CHRF
 
 from fanyi.cli import main
-from fanyi.data.vocab import split_tag
 from fanyi.evaluate import score
+from fanyi.lang import split_tag
 from tiny_translator import tiny_model_dir
 
 

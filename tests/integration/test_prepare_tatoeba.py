@@ -3,23 +3,29 @@
 from pathlib import Path
 
 from fanyi.config import load_yaml, override
-from fanyi.data import DataConfig, TokenBatchSampler, load_split, load_vocabs, make_loader, prepare
+from fanyi.data import (
+    DataConfig,
+    TokenBatchSampler,
+    collate,
+    load_split,
+    load_vocabs,
+    prepare,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 LINES = 2000
 
 
-def test_prepare_a_slice_of_tatoeba(tmp_path, data_dir, monkeypatch):
-    monkeypatch.setenv("FANYI_DATA", str(data_dir))
+def test_prepare_a_slice_of_tatoeba(tmp_path, data_dir):
     recipe = load_yaml(DataConfig, REPO / "configs" / "data" / "tatoeba-zh-en.yaml")
     overrides = {"limit": LINES, "dev_size": 100, "test_size": 100, "vocab_size": 2000}
     config = override(recipe, {**overrides, "out_dir": str(tmp_path / "out")})
     manifest = prepare(config)
 
-    report = manifest["report"]["corpus"]
+    report = manifest.report["corpus"]
     assert report["input_lines"] == LINES
     assert report["kept"] + sum(report["dropped"].values()) == LINES
-    assert sum(manifest["pairs"].values()) == report["kept"]
+    assert sum(manifest.pairs.values()) == report["kept"]
     assert report["changed"].get("t2s.zh", 0) > 0  # the slice mixes traditional script in
 
     out = tmp_path / "out"
@@ -33,4 +39,4 @@ def test_prepare_a_slice_of_tatoeba(tmp_path, data_dir, monkeypatch):
         assert src_vocab.decode(src_vocab.encode(line)) == line
     dataset = load_split(out, "train", (src_vocab, tgt_vocab))
     sampler = TokenBatchSampler(*dataset.sizes(), max_tokens=512, seed=1)
-    assert sum(len(batch.src) for batch in make_loader(dataset, sampler)) == len(dataset)
+    assert sum(len(collate([dataset[i] for i in batch]).src) for batch in sampler) == len(dataset)

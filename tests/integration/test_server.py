@@ -13,12 +13,12 @@ from fanyi import Translator
 from fanyi.serve import Limits, create_app
 from tiny_translator import running_server, tiny_model_dir
 
-LIMITS = Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=4)
+LIMITS = Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=5)
 
 
 @pytest.fixture(scope="module")
 def translator(tmp_path_factory) -> Translator:
-    return Translator.load(tiny_model_dir(tmp_path_factory), threads=1)
+    return Translator.load(tiny_model_dir(tmp_path_factory))
 
 
 def post(app, body=None, content=None, headers=None) -> httpx.Response:
@@ -34,7 +34,7 @@ def post(app, body=None, content=None, headers=None) -> httpx.Response:
 
 def test_translate(translator):
     app = create_app(translator, LIMITS)
-    texts = ["我很好。", "", "Thank you."]
+    texts = ["我很好。", "", "Thank you. See you."]
     response = post(app, {"text": texts, "beam": 2})
     assert response.status_code == 200
     results = response.json()["translations"]
@@ -71,8 +71,9 @@ def test_n_best_and_attention(translator):
         b'{"text": [["nested"]]}',
         b'{"text": ["a"], "beam": "wide"}',
         b'{"text": ["a"], "beam": 0}',
-        b'{"text": ["a"], "beam": 9}',  # over max_beam
+        b'{"text": ["a"], "beam": 6}',  # over max_beam
         b'{"text": ["a"], "beam": 2, "n_best": 3}',
+        b'{"text": ["a"], "n_best": 6}',  # over the default beam
         b'{"text": ["a"], "to": "fr"}',
         b'{"texts": ["a"]}',
     ],
@@ -153,7 +154,8 @@ def test_health_and_openapi(translator):
             return await client.get(path)
 
     health = asyncio.run(get("/health")).json()
-    assert health["status"] == "ok" and set(health["targets"]) == {"en", "zh"}
+    assert health["status"] == "ok" and health["targets"] == ["en", "zh"]
+    assert health["beam"] == translator.config.beam == 5
     schema = asyncio.run(get("/openapi.json")).json()
     operation = schema["paths"]["/translate"]["post"]
     assert "requestBody" in operation and "200" in operation["responses"]

@@ -5,6 +5,7 @@ Run as a script by torchrun, this file is the worker: it trains, then each rank 
 parameters to ``OUT/rank-R.safetensors``.
 """
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -16,11 +17,11 @@ import torch
 from safetensors.torch import load_file, save_file
 from test_train_tatoeba import _config, prepared  # noqa: F401  (a module fixture)
 
+from fanyi import runtime
 from fanyi.config import from_dict, override, to_dict
 from fanyi.data import TokenBatchSampler, load_split, load_vocabs
-from fanyi.train import TrainConfig, train
-from fanyi.train.checkpoint import model_tensors, read_state_dict
-from fanyi.train.trainer import Trainer
+from fanyi.model_dir import model_tensors, read_state_dict
+from fanyi.train import TrainConfig, Trainer, train
 
 STEPS = 6
 
@@ -44,11 +45,13 @@ def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_
         max_tokens=_even_max_tokens(prepared),
         valid_bleu=False,
         best_metric="loss",
-        model={**_config(prepared, tmp_path).model, "dropout": 0.0},
+        model=dataclasses.replace(_config(prepared, tmp_path).model, dropout=0.0),
     )
     config_file = tmp_path / "train.json"
     config_file.write_text(json.dumps(to_dict(cfg)))
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    tests = str(Path(__file__).resolve().parents[1])  # the worker imports conftest from there
+    path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": path}
     result = subprocess.run(
         [
             sys.executable,
@@ -76,14 +79,14 @@ def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_
 
 
 def _worker(config_file: str) -> None:
-    """torchrun entry point: train, then save this rank's parameters."""
-    torch.set_num_threads(1)
+    """torchrun entry point: join the job as `fanyi train` does, train, save this rank's
+    parameters."""
     cfg = from_dict(TrainConfig, json.loads(Path(config_file).read_text()))
-    trainer = Trainer(cfg)
-    trainer.run()
-    tensors, _ = model_tensors(trainer.model)
-    save_file(tensors, Path(cfg.out_dir) / f"rank-{trainer.dist.rank}.safetensors")
-    torch.distributed.destroy_process_group()
+    with runtime.training_process("cpu", threads=1) as device:
+        trainer = Trainer(cfg, device=device)
+        trainer.run()
+        tensors, _ = model_tensors(trainer.model)
+        save_file(tensors, Path(cfg.out_dir) / f"rank-{trainer.dist.rank}.safetensors")
 
 
 if __name__ == "__main__":

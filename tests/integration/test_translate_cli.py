@@ -1,6 +1,7 @@
 """``fanyi translate`` as a user runs it: a subprocess reading stdin line by line, files,
-empty lines, the n-best format, ``--text``."""
+empty lines, lines of several sentences, the n-best format, ``--text``, decoding flags."""
 
+import dataclasses
 import os
 import re
 import select
@@ -10,10 +11,22 @@ import sys
 import pytest
 
 from fanyi import Translator
+from fanyi.cli import build_parser
+from fanyi.config import from_arguments
+from fanyi.decode import DecodeConfig
 from fanyi.decode.translator import BUNDLED
+from fanyi.lang import split_sentences
+from fanyi.serve.schemas import TranslateRequest
 from tiny_translator import tiny_model_dir
 
-LINES = ["我很好。", "", "Where is the station?", "他在哪里？", "   ", "Thank you."]
+LINES = [
+    "我很好。",
+    "",
+    "Where is the station? It is late.",
+    "他在哪里？你呢？",
+    "   ",
+    "Thank you.",
+]
 NBEST = re.compile(r"^(\d+) \|\|\| (.*) \|\|\| (-?\d+\.\d{4})$")
 
 
@@ -24,7 +37,7 @@ def model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def expected(model_dir) -> list[str]:
-    return Translator.load(model_dir, threads=1).translate(LINES, beam=2)
+    return Translator.load(model_dir).translate(LINES, beam=2)
 
 
 def fanyi(*args: str) -> list[str]:
@@ -74,7 +87,7 @@ def test_files_and_stdin_give_one_line_per_line(model_dir, expected, tmp_path):
         "16",
     )
     assert done.returncode == 0, done.stderr.decode()
-    assert output.read_text(encoding="utf-8").split("\n") == [*expected, ""]
+    assert output.read_text(encoding="utf-8").split("\n") == [*expected, ""]  # one line a line
     piped = run("-m", str(model_dir), "--beam", "2", stdin="\n".join(LINES))  # no final newline
     assert piped.stdout.decode("utf-8").split("\n") == [*expected, ""]
     assert expected[1] == expected[4] == ""
@@ -92,7 +105,8 @@ def test_n_best_format(model_dir, expected):
     for i, candidates in entries.items():
         scores = [score for _, score in candidates]
         assert scores == sorted(scores, reverse=True)
-        assert len(candidates) == (1 if not LINES[i].strip() else 3)
+        sentences = len(split_sentences(LINES[i], "en"))
+        assert len(candidates) == (3 if sentences == 1 else 1)  # n-best of one sentence only
     assert entries[1] == [("", 0.0)]
 
 
@@ -119,3 +133,58 @@ def test_without_a_bundled_model_the_error_says_what_to_do(tmp_path, monkeypatch
     monkeypatch.setattr(translator_module, "BUNDLED", tmp_path / "bundled" / "zh-en")
     with pytest.raises(FileNotFoundError, match=r"no bundled model .*; pass -m DIR"):
         translator_module.Translator.load()
+
+
+def test_a_line_of_several_sentences_gives_one_line_of_all_their_translations(model_dir):
+    done = run(
+        "-m", str(model_dir), "--beam", "2", stdin="我很好。\n他在哪里？\n我很好。他在哪里？\n"
+    )
+    first, second, both = done.stdout.decode("utf-8").splitlines()
+    assert both == f"{first} {second}"
+
+
+@pytest.mark.parametrize("command", ["translate", "evaluate", "serve"])
+def test_every_decode_config_key_is_a_flag(command):
+    values = {
+        "beam": "3",
+        "n_best": "2",
+        "length_penalty": "1.0",
+        "max_len_a": "0.5",
+        "max_len_b": "4",
+        "min_len": "1",
+        "sampling": "true",
+        "temperature": "0.7",
+        "top_k": "5",
+        "top_p": "0.9",
+        "seed": "7",
+        "dtype": "bf16",
+        "workers": "2",
+        "split_sentences": "false",
+        "long_input": "error",
+        "attention": "true",
+    }
+    assert set(values) == {f.name for f in dataclasses.fields(DecodeConfig)}
+    flags = [x for key, value in values.items() for x in (f"--{key.replace('_', '-')}", value)]
+    extra = ["--ref", "r"] if command == "evaluate" else []
+    config = from_arguments(
+        DecodeConfig, build_parser(command).parse_args([command, *flags, *extra])
+    )
+    assert config == DecodeConfig(
+        beam=3, n_best=2, length_penalty=1.0, max_len_a=0.5, max_len_b=4, min_len=1,
+        sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16", workers=2,
+        split_sentences=False, long_input="error", attention=True,
+    )  # fmt: skip
+
+
+def test_one_beam_default_everywhere():
+    args = build_parser("translate").parse_args(["translate"])
+    assert from_arguments(DecodeConfig, args).beam == DecodeConfig().beam == 5
+    assert TranslateRequest(text=["a"]).beam is None  # the server's translator decides: 5
+
+
+def test_decoding_flags_reach_the_search(model_dir):
+    done = run("-m", str(model_dir), "--max-len-a", "0", "--max-len-b", "1", "--text", "我很好。")
+    assert done.returncode == 0, done.stderr.decode()
+    short = Translator.load(model_dir, max_len_a=0, max_len_b=1).translations(["我很好。"])[0]
+    assert len(short.candidates[0].tokens) <= 2  # one piece at most, then </s>
+    assert done.stdout.decode("utf-8") == f"{short.text}\n"

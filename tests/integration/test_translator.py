@@ -16,7 +16,7 @@ def model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def translator(model_dir) -> Translator:
-    return Translator.load(model_dir, threads=1, beam=2)
+    return Translator.load(model_dir, beam=2)
 
 
 def test_strings_in_strings_out_empty_stays_empty(translator):
@@ -72,14 +72,37 @@ def test_cross_attention_has_every_layer_and_head(translator):
     assert maps.source_tokens == translator.translations(["我很好。"])[0].source_tokens
 
 
-def test_a_long_input_is_cut_at_sentence_ends(model_dir, translator):
-    text = "我很好。" * 40  # far more than MAX_LEN pieces
+def test_every_sentence_of_a_text_is_translated_and_joined(translator):
+    sentences = ["我很好。", "他在哪里？", "谢谢你！"]
+    separately = translator.translate(sentences)
+    (joined,) = translator.translations(["".join(sentences)])
+    assert joined.text == " ".join(separately)  # English: joined with spaces
+    english = ["Where is the station?", "Thank you.", "I am fine."]
+    assert translator.translate([" ".join(english)]) == ["".join(translator.translate(english))]
+    assert len(joined.candidates) == 1 and joined.source_tokens.count("</s>") == 3
+
+
+def test_a_joined_translation_has_block_diagonal_attention(translator):
+    (result,) = translator.translate(["我很好。他在哪里？"], return_attention=True)
+    (candidate,) = result.candidates
+    first = translator.translate(["我很好。"], return_attention=True)[0].candidates[0]
+    rows = len(first.tokens) - 1  # the first sentence's pieces, without its EOS
+    assert candidate.attention.shape == (len(candidate.tokens), len(result.source_tokens))
+    cols = result.source_tokens.index("</s>") + 1  # the first sentence's source pieces
+    torch.testing.assert_close(candidate.attention[:rows, :cols], first.attention[:-1])
+    assert candidate.attention[:rows, cols:].abs().sum() == 0  # none on the other sentence
+    torch.testing.assert_close(candidate.attention.sum(-1), torch.ones(len(candidate.tokens)))
+
+
+def test_one_sentence_longer_than_the_model_reads_is_split_or_refused(model_dir, translator):
+    text = "我很好" * 50  # one sentence (no end mark), far more than MAX_LEN pieces
     assert len(translator.source_ids(text, "en")) > MAX_LEN
     (result,) = translator.translations([text])
     assert result.text and len(result.candidates) == 1
-    strict = Translator.load(model_dir, threads=1, long_input="error")
+    strict = Translator.load(model_dir, long_input="error")
     with pytest.raises(ValueError, match="max_len"):
         strict.translate([text])
+    assert strict.translate(["我很好。" * 40])[0]  # many short sentences: no error
 
 
 def test_without_a_model_dir_the_bundled_model_or_a_clear_error():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..train.checkpoint import STORAGE_DTYPES, average_run
+from ..model_dir import STORAGE_DTYPES, average_run
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

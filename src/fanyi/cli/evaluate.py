@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ..evaluate import Scores, evaluate, guess_target, score
+from ..evaluate import Scores, evaluate, score
 from .translate import add_model_arguments, load_translator
 
 
@@ -42,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
     references = [_lines(path) for path in args.ref]
     if args.hyp is not None:
         hypotheses = _lines(args.hyp)
-        scores = score(hypotheses, references, args.to or guess_target(references))
+        scores = score(hypotheses, references, args.to)
     elif args.src is not None:
         sources = _lines(args.src)
         translator = load_translator(args)
-        hypotheses, scores = evaluate(translator, sources, references, args.to, args.beam)
+        hypotheses, scores = evaluate(translator, sources, references, args.to)
         if args.out:
             Path(args.out).write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
     else:

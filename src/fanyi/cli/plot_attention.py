@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..decode.translator import Translator
+from .translate import add_model_arguments, load_translator
 
 
 def add_attention(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "attention", help="cross-attention heatmaps of one translation, per layer and head"
     )
-    parser.add_argument("-m", "--model", metavar="DIR", help="model directory (default: bundled)")
+    add_model_arguments(parser)
     parser.add_argument("--text", required=True, help="the sentence to translate")
-    parser.add_argument("--to", choices=["en", "zh"], help="target language (default: detected)")
-    parser.add_argument("--beam", type=int, default=5, help="beam size (default 5)")
     parser.add_argument("-o", "--output", default="attention.png", help="PNG to write")
     parser.set_defaults(func=_attention)
 
@@ -22,7 +20,7 @@ def add_attention(subparsers: argparse._SubParsersAction) -> None:
 def _attention(args: argparse.Namespace) -> int:
     from ..plot_attention import plot_attention  # matplotlib only when drawing
 
-    translator = Translator.load(args.model, threads=1, beam=args.beam)
+    translator = load_translator(args)
     maps = translator.cross_attention(args.text, args.to)
     vocab = translator.tgt_vocab
     text = vocab.decode([vocab.piece_to_id(piece) for piece in maps.target_tokens[:-1]])

@@ -33,12 +33,12 @@ def run(args: argparse.Namespace) -> int:
     manifest = prepare(config, strict=args.strict)
     summary = {
         "out_dir": config.out_dir,
-        "pairs": manifest["pairs"],
+        "pairs": manifest.pairs,
         "report": {
             name: {k: r[k] for k in ("input_lines", "kept", "dropped")}
-            for name, r in manifest["report"].items()
+            for name, r in manifest.report.items()
         },
-        "vocab_size": [manifest["vocab"]["src_size"], manifest["vocab"]["tgt_size"]],
+        "vocab_size": [manifest.vocab.src_size, manifest.vocab.tgt_size],
     }
     print(json.dumps(summary, ensure_ascii=False))
     return 0

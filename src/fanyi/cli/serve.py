@@ -13,7 +13,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve", help="HTTP API and web page (FastAPI + uvicorn)", description=__doc__
     )
-    add_model_arguments(parser, search=False)
+    add_model_arguments(parser, target=False)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000)
     defaults = Limits()

@@ -14,7 +14,10 @@ import os
 import sys
 
 from .. import config as config_io
-from ..train import TrainConfig, read_checkpoint, resolve, train
+from .. import runtime
+from ..model_dir import read_checkpoint, resolve
+from ..train import TrainConfig, train
+from ..train.state import saved_train_config
 
 TCMALLOC_ENV = "FANYI_TCMALLOC"
 
@@ -57,15 +60,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if sys.platform.startswith("linux"):
         reexec_with_tcmalloc()
-    config_file = args.config
-    if args.resume is not None and config_file is None:
-        saved = read_checkpoint(resolve(args.resume, "last"), "last").train
-        if saved is None:
-            raise ValueError(f"{args.resume} has no training config: it cannot be resumed")
+    if args.resume is not None and args.config is None:
+        saved = saved_train_config(read_checkpoint(resolve(args.resume, "last"), "last"))
         cfg = config_io.override(saved, _given(args))
     else:
-        cfg = config_io.from_arguments(TrainConfig, args, config_file)
-    out = train(cfg, resume=args.resume)
+        cfg = config_io.from_arguments(TrainConfig, args, args.config)
+    with runtime.training_process(cfg.device, cfg.threads) as device:
+        out = train(cfg, args.resume, device, runtime.resolve_dtype(cfg.dtype, device))
     print(out)
     return 0
 

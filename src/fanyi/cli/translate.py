@@ -1,6 +1,8 @@
 """``fanyi translate``: translate text from stdin, a file, or ``--text``; one line out per line in.
 
-From stdin each line is answered as soon as it arrives (lines already waiting are translated
+Every sentence of a line is translated (the line is cut into sentences and their translations
+joined again). Every DecodeConfig key is a flag (``--beam 5 --length-penalty 1.0 --dtype bf16``),
+on top of ``--config FILE`` (YAML of DecodeConfig keys). From stdin each line is answered as soon as it arrives (lines already waiting are translated
 together), so another program can talk to it line by line, as with ``fairseq-interactive``. A
 file is read in chunks and batched by tokens. An empty line gives an empty line.
 
@@ -20,30 +22,25 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from .. import config as config_io
+from ..decode import DecodeConfig
 from ..decode.translator import Translation, Translator
+from ..runtime import set_threads
 
 CHUNK_LINES = 2000  # lines of a file translated (and sorted into batches) at a time
 READ_BYTES = 1 << 16
 BATCH_BYTES = 1 << 20  # most stdin bytes gathered into one batch
 
 
-def add_model_arguments(parser: argparse.ArgumentParser, search: bool = True) -> None:
-    """``-m``, ``--threads`` … shared by translate, evaluate and serve (``search``: also ``--to``
-    and ``--beam``, which the server takes per request instead)."""
+def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) -> None:
+    """``-m``, ``--threads``, every DecodeConfig key … shared by translate, evaluate and serve
+    (``target``: also ``--to``, which the server takes per request instead)."""
     parser.add_argument("-m", "--model", metavar="DIR", help="model directory (default: bundled)")
-    if search:
-        parser.add_argument(
-            "--to", choices=["en", "zh"], help="target language (default: detected)"
-        )
-        parser.add_argument("--beam", type=int, default=5, help="beam size; 1 = greedy (default 5)")
+    if target:
+        parser.add_argument("--to", metavar="LANG", help="target language (default: detected)")
+    parser.add_argument("--config", metavar="FILE", help="YAML file of DecodeConfig keys")
     parser.add_argument("--batch-tokens", type=int, default=4096, help="source tokens per batch")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: every core)")
-    parser.add_argument(
-        "--dtype",
-        choices=["fp32", "bf16", "int8"],
-        default="fp32",
-        help="fanyi engine: weights in this type; ctranslate2: fp32 keeps the exported type",
-    )
     parser.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (default cpu)")
     parser.add_argument(
         "--engine",
@@ -51,23 +48,19 @@ def add_model_arguments(parser: argparse.ArgumentParser, search: bool = True) ->
         default="fanyi",
         help="ctranslate2: decode with CTranslate2 from -m DIR written by fanyi export",
     )
+    config_io.add_arguments(parser, DecodeConfig)
 
 
 def load_translator(args: argparse.Namespace) -> Translator:
-    """The translator the shared arguments describe."""
+    """The translator the shared arguments describe, on this process's threads."""
+    set_threads(args.threads)
+    config = config_io.from_arguments(DecodeConfig, args, args.config)
     load = Translator.load
     if args.engine == "ctranslate2":
         from ..decode.ct2_engine import CTranslate2Translator
 
         load = CTranslate2Translator.load
-    return load(
-        args.model,
-        device=args.device,
-        dtype=args.dtype,
-        threads=args.threads,
-        batch_tokens=args.batch_tokens,
-        long_input="split",
-    )
+    return load(args.model, config, device=args.device, batch_tokens=args.batch_tokens)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -81,7 +74,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-i", "--input", metavar="FILE", help="input file (default: stdin)")
     parser.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
     parser.add_argument("--text", help="translate this text and exit")
-    parser.add_argument("--n-best", type=int, default=1, help="translations per line (≤ beam)")
     parser.set_defaults(func=run)
 
 
@@ -97,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
             batches = stdin_batches(sys.stdin.fileno())
         index = 0
         for lines in batches:
-            results = translator.translations(lines, args.to, args.beam, args.n_best)
-            out.writelines(format_results(results, index, args.n_best))
+            results = translator.translations(lines, args.to)
+            out.writelines(format_results(results, index, translator.config.n_best))
             out.flush()
             index += len(lines)
     finally:

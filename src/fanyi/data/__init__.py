@@ -1,7 +1,8 @@
 """Corpus text → cleaned, leak-free splits → SentencePiece ids → token batches.
 
-``prepare(DataConfig(...))`` writes a data directory; ``load_vocabs`` and ``load_split`` read it
-back; ``TokenBatchSampler`` and ``collate`` turn a split into ``Batch`` tensors.
+``prepare(DataConfig(...))`` writes a data directory and returns its ``Manifest``;
+``load_vocabs`` and ``load_split`` read it back; ``TokenBatchSampler`` and ``collate`` turn a
+split into ``Batch`` tensors.
 """
 
 from .batching import (
@@ -11,14 +12,13 @@ from .batching import (
     collate,
     load_split,
     load_vocabs,
-    make_loader,
     padding_fraction,
 )
 from .config import DataConfig
 from .corpus import MalformedLineError, read_lines
-from .normalize import Normalizer
+from .manifest import Manifest, read_manifest
 from .prepare import prepare
-from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, add_tag, lang_tag
+from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab
 
 __all__ = [
     "BOS_ID",
@@ -28,17 +28,15 @@ __all__ = [
     "Batch",
     "DataConfig",
     "MalformedLineError",
-    "Normalizer",
+    "Manifest",
     "ParallelDataset",
     "TokenBatchSampler",
     "Vocab",
-    "add_tag",
     "collate",
-    "lang_tag",
     "load_split",
     "load_vocabs",
-    "make_loader",
     "padding_fraction",
     "prepare",
     "read_lines",
+    "read_manifest",
 ]

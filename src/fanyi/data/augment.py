@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import random
 
+from ..lang import join_sentences
 from .corpus import Pair
-
-# Languages written without spaces between sentences.
-_SPACELESS = frozenset({"zh", "ja"})
-
-
-def join_sentences(parts: list[str], lang: str) -> str:
-    """``parts`` as one paragraph in ``lang``: no separator in Chinese, a space otherwise."""
-    return ("" if lang in _SPACELESS else " ").join(parts)
 
 
 def concatenations(

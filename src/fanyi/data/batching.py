@@ -8,15 +8,15 @@ is right-padded with ``pad`` (id 0). An example's *size* is the length of those 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import Dataset
 
+from .manifest import SIDES, read_manifest, split_file
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
 
 Example = tuple[list[int], list[int]]  # (source ids, target ids), without specials
@@ -93,9 +93,9 @@ def _lines(path: Path) -> list[str]:
 def load_vocabs(data_dir: str | Path) -> tuple[Vocab, Vocab]:
     """The (source, target) vocabularies of a prepared data directory (the same if joint)."""
     data_dir = Path(data_dir)
-    vocab = json.loads((data_dir / "manifest.json").read_text())["vocab"]
-    src = Vocab(data_dir / vocab["src_model"])
-    return src, src if vocab["joint"] else Vocab(data_dir / vocab["tgt_model"])
+    vocab = read_manifest(data_dir).vocab
+    src = Vocab(data_dir / vocab.src_model)
+    return src, src if vocab.joint else Vocab(data_dir / vocab.tgt_model)
 
 
 def load_split(
@@ -104,9 +104,8 @@ def load_split(
     """``split`` (train, dev or test) of a prepared data directory, encoded to ids."""
     data_dir = Path(data_dir)
     src_vocab, tgt_vocab = vocabs or load_vocabs(data_dir)
-    return ParallelDataset.from_files(
-        data_dir / f"{split}.src", data_dir / f"{split}.tgt", src_vocab, tgt_vocab
-    )
+    src, tgt = (data_dir / split_file(split, side) for side in SIDES)
+    return ParallelDataset.from_files(src, tgt, src_vocab, tgt_vocab)
 
 
 class TokenBatchSampler:
@@ -208,10 +207,3 @@ def padding_fraction(
             padded += len(lengths) * max(lengths)
             real += sum(lengths)
     return 1 - real / padded if padded else 0.0
-
-
-def make_loader(
-    dataset: ParallelDataset, sampler: TokenBatchSampler, num_workers: int = 0
-) -> DataLoader:
-    """A DataLoader yielding ``Batch`` objects in ``sampler``'s order."""
-    return DataLoader(dataset, batch_sampler=sampler, collate_fn=collate, num_workers=num_workers)

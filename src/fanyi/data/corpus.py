@@ -7,7 +7,6 @@ and fills a :class:`Report` whose drop counts plus ``kept`` always add up to ``i
 
 from __future__ import annotations
 
-import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -16,12 +15,10 @@ from itertools import islice, zip_longest
 from pathlib import Path
 from typing import TextIO
 
-from .normalize import Normalizer
+from ..lang import Normalizer, length_units
 
 Pair = tuple[str, str]  # (source text, target text)
 MAX_EXAMPLES = 20  # malformed lines quoted in the report (all of them are counted)
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_UNITS = re.compile(f"[{_HAN}]|[^\\s{_HAN}]+")
 
 
 class MalformedLineError(ValueError):
@@ -125,11 +122,6 @@ def read_lines(stream: TextIO | None = None) -> Iterator[str]:
     """Lines of a text stream (default: standard input) without their line breaks."""
     for line in stream if stream is not None else sys.stdin:
         yield line.rstrip("\r\n")
-
-
-def length_units(text: str) -> int:
-    """Length of a sentence: one unit per Han character, one per other whitespace-free run."""
-    return len(_UNITS.findall(text))
 
 
 @dataclass(frozen=True)

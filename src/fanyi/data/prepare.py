@@ -9,7 +9,6 @@ and inputs and every output is intact, ``prepare`` does nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import platform
@@ -20,17 +19,26 @@ from pathlib import Path
 import opencc
 import sentencepiece
 
-from .. import __version__
-from .. import config as config_io
+from .._version import __version__
+from ..lang import Normalizer, add_tag, lang_tag
 from .augment import concatenations
 from .config import DataConfig, resolve_path
 from .corpus import Cleaner, Pair, Record, Report, clean, drop_overlap, read_aligned, read_tsv
 from .download import sha256_file
-from .normalize import Normalizer
+from .manifest import (
+    JOINT_SPM,
+    MANIFEST_FILE,
+    SIDES,
+    SRC_SPM,
+    TGT_SPM,
+    Manifest,
+    VocabInfo,
+    read_manifest,
+    split_file,
+)
 from .split import SPLITS, leak_free_split
-from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, add_tag, lang_tag, train_sentencepiece
+from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, train_sentencepiece
 
-MANIFEST = "manifest.json"
 log = logging.getLogger(__name__)
 
 
@@ -135,7 +143,7 @@ def _tags(config: DataConfig) -> list[str]:
 def vocab_source(config: DataConfig) -> Path:
     """The SentencePiece model file ``vocab_from`` names (a file, or a model directory's)."""
     source = resolve_path(config.vocab_from or "")
-    return source / "spm.model" if source.is_dir() else source
+    return source / f"{JOINT_SPM}.model" if source.is_dir() else source
 
 
 def _copy_vocab(out: Path, config: DataConfig, tags: list[str]) -> Path:
@@ -146,24 +154,24 @@ def _copy_vocab(out: Path, config: DataConfig, tags: list[str]) -> Path:
     missing = set(tags) - set(Vocab(source).tags)
     if missing:
         raise ValueError(f"vocab_from: {source} lacks the tags {', '.join(sorted(missing))}")
-    shutil.copyfile(source, out / "spm.model")
+    shutil.copyfile(source, out / f"{JOINT_SPM}.model")
     if source.with_suffix(".vocab").is_file():
-        shutil.copyfile(source.with_suffix(".vocab"), out / "spm.vocab")
-    return out / "spm.model"
+        shutil.copyfile(source.with_suffix(".vocab"), out / f"{JOINT_SPM}.vocab")
+    return out / f"{JOINT_SPM}.model"
 
 
-def _train_vocab(out: Path, config: DataConfig) -> dict:
+def _train_vocab(out: Path, config: DataConfig) -> VocabInfo:
     """Train the SentencePiece model(s) on train only (or copy ``vocab_from``); their manifest
     entry."""
     tags = _tags(config)
     if config.vocab_from is not None:
         model = _copy_vocab(out, config, tags)
         return _vocab_entry(config, tags, model, model)
-    train = (out / "train.src", out / "train.tgt")
+    train = tuple(out / split_file("train", side) for side in SIDES)
     specs = (
-        {"spm": (train, tags)}
+        {JOINT_SPM: (train, tags)}
         if config.joint_vocab
-        else {"spm.src": (train[:1], tags), "spm.tgt": (train[1:], [])}
+        else {SRC_SPM: (train[:1], tags), TGT_SPM: (train[1:], [])}
     )
     models = {}
     for name, (files, symbols) in specs.items():
@@ -176,45 +184,46 @@ def _train_vocab(out: Path, config: DataConfig) -> dict:
             symbols,
             config.spm_threads,
         )
-    src, tgt = (
-        (models["spm"],) * 2 if config.joint_vocab else (models["spm.src"], models["spm.tgt"])
-    )
+    joint = config.joint_vocab
+    src, tgt = (models[JOINT_SPM],) * 2 if joint else (models[SRC_SPM], models[TGT_SPM])
     return _vocab_entry(config, tags, src, tgt)
 
 
-def _vocab_entry(config: DataConfig, tags: list[str], src: Path, tgt: Path) -> dict:
+def _vocab_entry(config: DataConfig, tags: list[str], src: Path, tgt: Path) -> VocabInfo:
     """The manifest's description of the vocabularies."""
-    return {
-        "joint": config.joint_vocab,
-        "src_model": src.name,
-        "tgt_model": tgt.name,
-        "src_size": len(Vocab(src)),
-        "tgt_size": len(Vocab(tgt)),
-        "tags": tags,
-        "pad_id": PAD_ID,
-        "unk_id": UNK_ID,
-        "bos_id": BOS_ID,
-        "eos_id": EOS_ID,
-    }
+    return VocabInfo(
+        joint=config.joint_vocab,
+        src_model=src.name,
+        tgt_model=tgt.name,
+        src_size=len(Vocab(src)),
+        tgt_size=len(Vocab(tgt)),
+        tags=tags,
+        pad_id=PAD_ID,
+        unk_id=UNK_ID,
+        bos_id=BOS_ID,
+        eos_id=EOS_ID,
+    )
 
 
-def _outputs(out: Path, vocab: dict) -> dict[str, str]:
+def _outputs(out: Path, vocab: VocabInfo) -> dict[str, str]:
     """sha256 of every output file, by name."""
-    names = [f"{split}.{side}" for split in SPLITS for side in ("src", "tgt")]
-    models = {vocab["src_model"], vocab["tgt_model"]}
+    names = [split_file(split, side) for split in SPLITS for side in SIDES]
+    models = {vocab.src_model, vocab.tgt_model}
     names += sorted(models | {Path(m).with_suffix(".vocab").name for m in models})
     return {name: sha256_file(out / name) for name in names if (out / name).is_file()}
 
 
-def _up_to_date(out: Path, config: DataConfig, inputs: dict[str, str]) -> dict | None:
+def _up_to_date(out: Path, config: DataConfig, inputs: dict[str, str]) -> Manifest | None:
     """The existing manifest if it records this config and these inputs, and outputs are intact."""
-    path = out / MANIFEST
-    if not path.is_file():
+    if not (out / MANIFEST_FILE).is_file():
         return None
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    if manifest.get("config") != config_io.to_dict(config) or manifest.get("inputs") != inputs:
+    try:
+        manifest = read_manifest(out)
+    except (ValueError, TypeError, KeyError):  # written by another version of fanyi
         return None
-    for name, digest in manifest.get("outputs", {}).items():
+    if manifest.config != config or manifest.inputs != inputs:
+        return None
+    for name, digest in manifest.outputs.items():
         if not (out / name).is_file() or sha256_file(out / name) != digest:
             return None
     return manifest
@@ -229,13 +238,8 @@ def _versions() -> dict[str, str]:
     }
 
 
-def prepare(config: DataConfig, strict: bool = False) -> dict:
-    """Clean, split and encode ``config``'s corpus into ``config.out_dir``; return the manifest.
-
-    ``strict`` raises :class:`~fanyi.data.corpus.MalformedLineError` on the first malformed
-    line instead of counting it.
-    """
-    out = resolve_path(config.out_dir)
+def _inputs(config: DataConfig) -> tuple[dict[str, Path], dict[str, str]]:
+    """Every input file by role, and its sha256 (``vocab_from``'s model included)."""
     files = input_files(config)
     for path in files.values():
         if not path.is_file():
@@ -243,38 +247,55 @@ def prepare(config: DataConfig, strict: bool = False) -> dict:
     inputs = {role: sha256_file(path) for role, path in files.items()}
     if config.vocab_from is not None and vocab_source(config).is_file():
         inputs["vocab_from"] = sha256_file(vocab_source(config))
-    existing = _up_to_date(out, config, inputs)
-    if existing is not None:
-        log.info("%s is up to date (same config and inputs): nothing to do", out)
-        return existing
-    splits, reports = clean_and_split(config, strict)
+    return files, inputs
+
+
+def _grow_train(
+    config: DataConfig, splits: dict[str, list[Pair]], reports: dict[str, Report], strict: bool
+) -> int:
+    """Add the extra corpora and the concatenated pairs to train; how many were concatenated."""
     add_extra_train(config, splits, reports, strict)
     real_train, cleaner = len(splits["train"]), _cleaner(config)
     joined = concatenations(
         splits["train"], config.concat_augment, config.concat_max, config.seed, config.langs
     )
     splits["train"] = splits["train"] + [pair for pair in joined if not cleaner.reject(pair)]
+    return len(splits["train"]) - real_train
+
+
+def prepare(config: DataConfig, strict: bool = False) -> Manifest:
+    """Clean, split and encode ``config``'s corpus into ``config.out_dir``; return the manifest.
+
+    ``strict`` raises :class:`~fanyi.data.corpus.MalformedLineError` on the first malformed
+    line instead of counting it.
+    """
+    out = resolve_path(config.out_dir)
+    files, inputs = _inputs(config)
+    existing = _up_to_date(out, config, inputs)
+    if existing is not None:
+        log.info("%s is up to date (same config and inputs): nothing to do", out)
+        return existing
+    splits, reports = clean_and_split(config, strict)
+    concatenated = _grow_train(config, splits, reports, strict)
     out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST).unlink(missing_ok=True)
+    (out / MANIFEST_FILE).unlink(missing_ok=True)
     for name, pairs in splits.items():
-        src_lines, tgt_lines = directed_lines(config, pairs)
-        _write_lines(out / f"{name}.src", src_lines)
-        _write_lines(out / f"{name}.tgt", tgt_lines)
+        for side, lines in zip(SIDES, directed_lines(config, pairs), strict=True):
+            _write_lines(out / split_file(name, side), lines)
     vocab = _train_vocab(out, config)
-    manifest = {
-        "config": config_io.to_dict(config),
-        "inputs": inputs,
-        "input_paths": {role: str(path) for role, path in files.items()},
-        "report": {name: report.to_dict() for name, report in reports.items()},
-        "pairs": {name: len(pairs) for name, pairs in splits.items()},
-        "concatenated_pairs": len(splits["train"]) - real_train,
-        "lines": {
-            name: len(pairs) * (2 if config.bidirectional else 1) for name, pairs in splits.items()
-        },
-        "vocab": vocab,
-        "outputs": _outputs(out, vocab),
-        "versions": _versions(),
-    }
-    _write_lines(out / MANIFEST, [json.dumps(manifest, indent=2, ensure_ascii=False)])
+    directions = 2 if config.bidirectional else 1
+    manifest = Manifest(
+        config=config,
+        inputs=inputs,
+        input_paths={role: str(path) for role, path in files.items()},
+        report={name: report.to_dict() for name, report in reports.items()},
+        pairs={name: len(pairs) for name, pairs in splits.items()},
+        concatenated_pairs=concatenated,
+        lines={name: len(pairs) * directions for name, pairs in splits.items()},
+        vocab=vocab,
+        outputs=_outputs(out, vocab),
+        versions=_versions(),
+    )
+    manifest.save(out)
     log.info("wrote %s", out)
     return manifest

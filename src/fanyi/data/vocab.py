@@ -3,7 +3,7 @@
 Every model is trained with the same fixed special ids (pad 0, unk 1, bos 2, eos 3; ``pad``
 agrees with ``ModelConfig.pad_id``), ``byte_fallback`` (a character outside the vocabulary is
 spelled as UTF-8 byte pieces instead of ``⁇``) and the ``identity`` normalisation rule: our own
-:mod:`fanyi.data.normalize` already ran, and SentencePiece's default rule would rewrite the text
+:class:`fanyi.lang.Normalizer` already ran, and SentencePiece's default rule would rewrite the text
 again (``，`` → ``,``), so decode(encode(text)) would no longer give the cleaned text back.
 """
 
@@ -17,26 +17,11 @@ from typing import Any
 
 import sentencepiece as spm
 
+from ..lang import is_tag, lang_tag, split_tag
+
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
-_TAG = re.compile(r"<2[a-z]+>")
 _MARIAN_CODE = re.compile(r">>.*?<<")
-
-
-def lang_tag(lang: str) -> str:
-    """The target-language tag prepended to sources of a multi-direction model: ``<2en>``."""
-    return f"<2{lang}>"
-
-
-def add_tag(text: str, lang: str) -> str:
-    """``text`` marked for translation into ``lang``: ``"<2en> 你好。"``."""
-    return f"{lang_tag(lang)} {text}"
-
-
-def split_tag(text: str) -> tuple[str | None, str]:
-    """(leading tag or None, rest of the text)."""
-    head, _, rest = text.partition(" ")
-    return (head, rest) if _TAG.fullmatch(head) else (None, text)
 
 
 def _untagged_lines(files: Sequence[Path]) -> Iterator[str]:
@@ -109,7 +94,7 @@ class Vocab:
             self._by_id = {i: piece for piece, i in self.table.items()}  # the last name of an id
             self._dropped = {self.table[PAD], self.table[UNK], self.table[EOS]}
         self.tags = {
-            self.id_to_piece(i): i for i in range(len(self)) if _TAG.fullmatch(self.id_to_piece(i))
+            self.id_to_piece(i): i for i in range(len(self)) if is_tag(self.id_to_piece(i))
         }
 
     def id_to_piece(self, i: int) -> str:

@@ -1,12 +1,13 @@
 """Translation: search over the decoder's key/value cache.
 
-config.py      DecodeConfig: beam, n-best, length penalty, limits, sampling, dtype, threads
+config.py      DecodeConfig: beam, n-best, length penalty, limits, sampling, dtype, workers
 search.py      decode (the entry point), greedy decoding, sampling, greedy_search for validation
 beam.py        batched beam search with GNMT length penalty and n-best lists
 hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty
 quantize.py    bf16 and int8 copies of a model for faster CPU decoding
 parallel.py    single-thread workers on parts of a batch
 long_input.py  sources longer than the model's positions
+translator.py  Translator: text in, text out (sentences split and joined, batches by tokens)
 """
 
 from .beam import beam_search

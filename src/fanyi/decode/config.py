@@ -16,9 +16,10 @@ class DecodeConfig:
     Output length: at most ``max_len_a · |src| + max_len_b`` tokens (capped by the model's
     ``max_len``); EOS is forced once that is reached and forbidden before ``min_len`` tokens.
     Beam scores are GNMT's: log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α, |Y| counting EOS.
+    Every field is also a flag of ``fanyi translate``, ``evaluate`` and ``serve``.
     """
 
-    beam: int = 4  # 1 = greedy
+    beam: int = 5  # 1 = greedy
     n_best: int = 1  # hypotheses returned per source (≤ beam; samples per source when sampling)
     length_penalty: float = 0.6  # GNMT α; 0 ranks by log-probability alone
     max_len_a: float = 1.5
@@ -30,9 +31,9 @@ class DecodeConfig:
     top_p: float = 1.0  # nucleus: smallest set of tokens with probability ≥ top_p
     seed: int | None = None  # sampling seed; None = torch's global generator
     dtype: Dtype = "fp32"  # bf16: weights converted (not autocast); int8: dynamic quantisation
-    threads: int = 1  # intra-op threads per worker; ≤ 0 = every core
-    workers: int = 1  # split each batch across this many single-batch workers
-    long_input: LongInput = "error"  # sources longer than the model's max_len: raise, or split
+    workers: int = 1  # split each batch across this many single-thread worker processes
+    split_sentences: bool = True  # translate each sentence of a text on its own, then join them
+    long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 
     def __post_init__(self) -> None:

@@ -16,12 +16,14 @@ and counts its probability. Per-layer attention maps (``plot attention``) need t
 
 from __future__ import annotations
 
-import os
+import dataclasses
 from pathlib import Path
 from typing import Any
 
-from ..train.checkpoint import read_config
-from .config import DecodeConfig, Dtype, LongInput
+import torch
+
+from ..model_dir import read_config
+from .config import DecodeConfig
 from .hypothesis import Hypothesis, finish
 from .translator import AttentionMaps, Translator, token_batches
 
@@ -49,33 +51,30 @@ class CTranslate2Translator(Translator):
             )
         self._init_text(read_config(model_dir), config, batch_tokens)
         kind, _, index = device.partition(":")
-        self.threads = config.threads if config.threads > 0 else os.cpu_count() or 1
         self.engine = ctranslate2.Translator(
             str(model_dir),
             device=kind,
             device_index=int(index or 0),
             compute_type=COMPUTE_TYPES[config.dtype],
             inter_threads=config.workers,
-            intra_threads=self.threads,
+            intra_threads=torch.get_num_threads(),  # the entry point's choice (fanyi.runtime)
         )
 
     @classmethod
     def load(
         cls,
         model_dir: str | Path | None = None,
+        config: DecodeConfig | None = None,
         device: str = "cpu",
-        dtype: Dtype = "fp32",
-        threads: int = 0,
         batch_tokens: int = 4096,
-        long_input: LongInput = "split",
-        **decode_options: Any,
+        **options: Any,
     ) -> CTranslate2Translator:
         """Load an exported directory; arguments as ``Translator.load``."""
         if model_dir is None:
             raise ValueError(
                 "the ctranslate2 engine needs -m DIR (fanyi export … --to ctranslate2)"
             )
-        config = DecodeConfig(dtype=dtype, threads=threads, long_input=long_input, **decode_options)
+        config = dataclasses.replace(config or DecodeConfig(), **options)
         if config.sampling:
             raise ValueError("sampling runs on the fanyi engine only")
         return cls(model_dir, config, batch_tokens, device)
@@ -143,6 +142,4 @@ def _split_by(batch: list[int], limits: list[int]) -> list[list[int]]:
 
 
 def _tensor(weights: Any) -> Any:
-    import torch
-
     return None if weights is None else torch.tensor(weights)

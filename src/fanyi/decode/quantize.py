@@ -15,7 +15,6 @@ import torch
 from torch import Tensor, nn
 
 from ..model import MultiHeadAttention, Transformer
-from ..runtime import set_threads
 from .config import DecodeConfig
 
 
@@ -67,8 +66,7 @@ def quantize_int8(model: Transformer) -> Transformer:
 
 
 def prepare_model(model: Transformer, config: DecodeConfig) -> Transformer:
-    """Set the thread count and return ``model`` in ``config.dtype`` (a copy unless fp32), in eval mode."""
-    set_threads(config.threads)
+    """``model`` in ``config.dtype`` (a copy unless fp32), in eval mode."""
     if config.dtype == "bf16":
         return to_bfloat16(model)
     if config.dtype == "int8":

@@ -1,34 +1,32 @@
 """Translator: load a model directory once, then text in, text out.
 
-The input is cleaned as the training corpus was (``Normalizer``: NFKC, Traditional → Simplified
-on Chinese), tagged ``<2xx>`` when the model translates both ways, cut into token-bounded
-batches, searched over the decoder's cache (``decode``) and detokenised. A source longer than
-the model's positions is first cut at sentence ends; what is still too long follows
-``DecodeConfig.long_input``.
+Each text is cleaned as the training corpus was (``lang.Normalizer``), cut into sentences
+(``lang.split_sentences``), and each sentence tagged ``<2xx>`` when the model translates both
+ways. The sentences of all texts are cut into token-bounded batches, searched over the decoder's
+cache (``decode``) and detokenised; each text's translated sentences are joined again, so one
+text in gives one translation out and no sentence is dropped. A sentence still longer than the
+model's positions follows ``DecodeConfig.long_input``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import Tensor
 
-from ..data import Normalizer, Vocab, add_tag
+from ..data import Vocab
 from ..data.vocab import EOS, model_vocabularies
-from ..train.checkpoint import Checkpoint, load_model
-from .config import DecodeConfig, Dtype, LongInput
+from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
+from ..model_dir import Checkpoint, load_model
+from .config import DecodeConfig
 from .hypothesis import Hypothesis
 from .quantize import prepare_model
 from .search import decode
 
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "zh-en"
-CHINESE = "zh"
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
-_SENTENCE_END = re.compile(r"(?<=[。！？；!?;.])\s*")
 
 
 def resolve_model_dir(model_dir: str | Path | None) -> Path:
@@ -38,11 +36,6 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED
-
-
-def has_han(text: str) -> bool:
-    """Whether ``text`` holds a Han character (the script test of direction detection)."""
-    return _HAN.search(text) is not None
 
 
 @dataclass
@@ -58,11 +51,15 @@ class Candidate:
 
 @dataclass
 class Translation:
-    """A source, the language it was translated into, and its n-best candidates (best first)."""
+    """A source, the language it was translated into, and its candidates (best first).
+
+    A text of several sentences has one candidate: its sentences' best translations joined (its
+    score their mean, its log-probability their sum, its attention block-diagonal).
+    """
 
     source: str  # as given
     to: str
-    source_tokens: list[str]  # the pieces the model read: tag (if any), text, "</s>"
+    source_tokens: list[str]  # the pieces the model read, sentence by sentence: tag, text, "</s>"
     candidates: list[Candidate]
 
     @property
@@ -79,14 +76,6 @@ class AttentionMaps:
     weights: Tensor  # N_dec x h x len(target_tokens) x len(source_tokens)
 
 
-@dataclass
-class _Segment:
-    """A piece of one source sent to the model."""
-
-    owner: int  # index of the source text
-    ids: list[int]
-
-
 class Translator:
     """A trained model ready to translate: ``Translator.load(dir).translate(["你好。"])``."""
 
@@ -100,13 +89,14 @@ class Translator:
         self._init_text(checkpoint, config, batch_tokens)
         self.device = next(model.parameters()).device
         self.model = prepare_model(model, config)
-        self.threads = torch.get_num_threads()  # prepare_model set it; worker threads copy it
 
     def _init_text(self, checkpoint: Checkpoint, config: DecodeConfig, batch_tokens: int) -> None:
-        """What every engine shares: configs, vocabularies, the model's special ids."""
+        """What every engine shares: configs, languages, vocabularies, the special ids."""
         self.checkpoint = checkpoint
         self.config = config
         self.batch_tokens = batch_tokens
+        data = checkpoint.data
+        self.languages = Languages(data.src_lang, data.tgt_lang, data.bidirectional)
         self.src_vocab, self.tgt_vocab = model_vocabularies(checkpoint.path, checkpoint.vocab)
         self.model_config = checkpoint.model  # special ids, max_len
 
@@ -114,34 +104,21 @@ class Translator:
     def load(
         cls,
         model_dir: str | Path | None = None,
+        config: DecodeConfig | None = None,
         device: str = "cpu",
-        dtype: Dtype = "fp32",
-        threads: int = 0,
         batch_tokens: int = 4096,
-        long_input: LongInput = "split",
-        **decode_options: object,
+        **options: object,
     ) -> Translator:
-        """Load a model directory (default: the bundled model). ``threads`` ≤ 0: every core;
-        ``decode_options``: any other ``DecodeConfig`` key (beam, length_penalty, max_len_a…)."""
+        """Load a model directory (default: the bundled model) to decode by ``config`` (default
+        ``DecodeConfig()``) with ``options`` (any DecodeConfig key: beam, dtype, …) on top."""
         model, checkpoint = load_model(resolve_model_dir(model_dir), device=device)
-        config = DecodeConfig(dtype=dtype, threads=threads, long_input=long_input, **decode_options)  # type: ignore[arg-type]
+        config = dataclasses.replace(config or DecodeConfig(), **options)  # type: ignore[arg-type]
         return cls(model, checkpoint, config, batch_tokens)
 
     @property
     def targets(self) -> list[str]:
         """The languages this model translates into."""
-        data = self.checkpoint.data
-        return [data.tgt_lang, data.src_lang] if data.bidirectional else [data.tgt_lang]
-
-    def target_of(self, text: str, to: str | None = None) -> str:
-        """The target language: ``to`` if given, else Han characters → en, anything else → zh."""
-        if to is None:
-            if len(self.targets) == 1:
-                return self.targets[0]
-            to = "en" if has_han(text) else CHINESE
-        if to not in self.targets:
-            raise ValueError(f"this model translates into {' and '.join(self.targets)}, not {to!r}")
-        return to
+        return self.languages.targets
 
     def translate(
         self,
@@ -167,106 +144,96 @@ class Translator:
         n_best: int | None = None,
         attention: bool = False,
     ) -> list[Translation]:
-        """One :class:`Translation` per text, with its n-best candidates, in input order."""
-        config = self._config(beam, n_best, attention)
-        torch.set_num_threads(self.threads)  # per thread: the server decodes in a worker thread
-        targets = [self.target_of(text, to) for text in texts]
-        sources = [self.source_ids(text, lang) for text, lang in zip(texts, targets, strict=True)]
-        segments = [_Segment(i, ids) for i, src in enumerate(sources) for ids in self._split(src)]
-        hypotheses = self._decode([s.ids for s in segments], config)
-        per_text: list[list[list[Hypothesis]]] = [[] for _ in texts]
-        for segment, hyps in zip(segments, hypotheses, strict=True):
-            per_text[segment.owner].append(hyps)
-        return [
-            self._translation(*args) for args in zip(texts, targets, sources, per_text, strict=True)
-        ]
+        """One :class:`Translation` per text, in input order (``to``: the target language,
+        default detected per text; ``beam``, ``n_best``: default the translator's config)."""
+        changes: dict[str, object] = {"attention": attention}
+        if beam is not None:
+            changes["beam"] = beam
+        if n_best is not None:
+            changes["n_best"] = n_best
+        return self._translate(texts, to, dataclasses.replace(self.config, **changes))  # type: ignore[arg-type]
 
     def source_ids(self, text: str, to: str) -> list[int]:
-        """The ids the model reads for ``text`` into ``to`` (tag, pieces, EOS); [] when empty."""
+        """The ids the model reads for ``text`` (one sentence) into ``to``: tag, pieces, EOS."""
+        if self.checkpoint.data.lang_tags:
+            text = add_tag(text, to)
+        return [*self.src_vocab.encode(text), self.model_config.eos_id]
+
+    def sentences(self, text: str, to: str, split: bool = True) -> list[str]:
+        """``text`` normalised as the source side of the training data, cut into sentences."""
         data = self.checkpoint.data
-        source_lang = data.src_lang if to == data.tgt_lang else data.tgt_lang
+        source_lang = self.languages.source_of(to)
         text = Normalizer(source_lang, nfkc=data.nfkc, t2s=data.t2s)(text)
-        if not text:
-            return []
-        return [
-            *self.src_vocab.encode(add_tag(text, to) if data.lang_tags else text),
-            self.model_config.eos_id,
-        ]
+        if not split:
+            return [text] if text else []
+        return split_sentences(text, source_lang)
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
-        """Translate ``text``, then every layer's and head's attention over its source."""
-        translation = self.translations([text], to)[0]
+        """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
+        config = dataclasses.replace(self.config, split_sentences=False)
+        translation = self._translate([text], to, config)[0]
         if not translation.source_tokens:
             raise ValueError("nothing to translate: the text is empty")
-        ids = self.source_ids(text, translation.to)
+        ids = self.source_ids(self.sentences(text, translation.to, split=False)[0], translation.to)
         if len(ids) > self.model_config.max_len:
             raise ValueError(f"the text has {len(ids)} tokens, more than the model reads at once")
         pieces = translation.candidates[0].tokens
         target = [self.model_config.bos_id, *map(self.tgt_vocab.piece_to_id, pieces[:-1])]
-        src = torch.tensor([ids], device=self.device)
         with torch.no_grad():
-            memory = self.model.encode(src)
+            memory = self.model.encode(torch.tensor([ids], device=self.device))
             _, weights = self.model.decode(
                 torch.tensor([target], device=self.device), memory, None, need_weights=True
             )
-        return AttentionMaps(
-            translation.source_tokens, pieces, torch.stack([w[0].float() for w in weights]).cpu()
-        )
+        layers = torch.stack([w[0].float() for w in weights]).cpu()
+        return AttentionMaps(translation.source_tokens, pieces, layers)
 
     # --- internals ---
 
-    def _config(self, beam: int | None, n_best: int | None, attention: bool) -> DecodeConfig:
-        changes: dict[str, object] = {"attention": attention, "n_best": n_best or 1}
-        if beam is not None:
-            changes["beam"] = beam
-        return dataclasses.replace(self.config, **changes)  # type: ignore[arg-type]
-
-    def _split(self, ids: list[int]) -> list[list[int]]:
-        """``ids`` as one segment, or cut at sentence ends when longer than the model reads."""
-        max_len = self.model_config.max_len
-        if not ids:
-            return []
-        if len(ids) <= max_len or self.config.long_input == "error":
-            return [ids]
-        tag = ids[:1] if self.checkpoint.data.lang_tags else []
-        text = self.src_vocab.decode(ids[len(tag) : -1])
-        segments: list[list[int]] = []
-        for sentence in filter(None, _SENTENCE_END.split(text)):
-            piece = self.src_vocab.encode(sentence)
-            if segments and len(segments[-1]) + len(piece) + 1 <= max_len:
-                segments[-1].extend(piece)
-            else:
-                segments.append([*tag, *piece])
-        return [[*segment, self.model_config.eos_id] for segment in segments]
+    def _translate(
+        self, texts: list[str], to: str | None, config: DecodeConfig
+    ) -> list[Translation]:
+        """Every sentence of every text decoded in one set of batches, then regrouped by text."""
+        targets = [self.languages.target_of(text, to) for text in texts]
+        sources = [
+            [self.source_ids(s, lang) for s in self.sentences(text, lang, config.split_sentences)]
+            for text, lang in zip(texts, targets, strict=True)
+        ]
+        hypotheses = iter(self._decode([ids for text in sources for ids in text], config))
+        return [
+            self._translation(text, lang, ids, [next(hypotheses) for _ in ids])
+            for text, lang, ids in zip(texts, targets, sources, strict=True)
+        ]
 
     def _decode(self, sources: list[list[int]], config: DecodeConfig) -> list[list[Hypothesis]]:
         """Decode in batches of at most ``batch_tokens`` padded source tokens, shortest first."""
         order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
         results: list[list[Hypothesis]] = [[] for _ in sources]
+        bos, eos, pad = (
+            self.model_config.bos_id,
+            self.model_config.eos_id,
+            self.model_config.pad_id,
+        )
         for batch in token_batches(order, [len(s) for s in sources], self.batch_tokens):
-            src = _pad([sources[i] for i in batch], self.model_config.pad_id).to(self.device)
-            hypotheses = decode(
-                self.model, src, config, self.model_config.bos_id, self.model_config.eos_id
-            )
-            for i, hyps in zip(batch, hypotheses, strict=True):
+            src = _pad([sources[i] for i in batch], pad).to(self.device)
+            for i, hyps in zip(batch, decode(self.model, src, config, bos, eos), strict=True):
                 results[i] = hyps
         return results
 
     def _translation(
-        self, text: str, to: str, ids: list[int], parts: list[list[Hypothesis]]
+        self, text: str, to: str, sentences: list[list[int]], parts: list[list[Hypothesis]]
     ) -> Translation:
-        source_tokens = self._pieces(self.src_vocab, ids)
+        source_tokens = [piece for ids in sentences for piece in self._pieces(self.src_vocab, ids)]
         if not parts:
             return Translation(text, to, source_tokens, [Candidate("", 0.0, 0.0, [])])
         if len(parts) == 1:
             return Translation(text, to, source_tokens, [self._candidate(h) for h in parts[0]])
-        best = [self._candidate(hyps[0]) for hyps in parts]  # one per sentence group, in order
-        glue = "" if to == CHINESE else " "
+        best = [self._candidate(hyps[0]) for hyps in parts]  # one per sentence, in order
         joined = Candidate(
-            glue.join(c.text for c in best),
+            join_sentences([c.text for c in best], to),
             sum(c.score for c in best) / len(best),
             sum(c.log_prob for c in best),
             [t for c in best for t in c.tokens[:-1]] + [EOS],
+            _block_diagonal([c.attention for c in best]),
         )
         return Translation(text, to, source_tokens, [joined])
 
@@ -280,6 +247,15 @@ class Translator:
     @staticmethod
     def _pieces(vocab: Vocab, ids: list[int]) -> list[str]:
         return [vocab.id_to_piece(i) for i in ids]
+
+
+def _block_diagonal(blocks: list[Tensor | None]) -> Tensor | None:
+    """Sentences' attention maps (each target pieces + EOS x its source) as one map of the joined
+    translation: each sentence's rows over its own source columns, inner EOS rows dropped."""
+    if any(b is None for b in blocks):
+        return None
+    rows = [b[:-1] for b in blocks[:-1]] + [blocks[-1]]  # type: ignore[index]
+    return torch.block_diag(*rows)
 
 
 def token_batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:

@@ -23,11 +23,11 @@ import torch
 from safetensors.torch import load_file
 from torch import Tensor
 
-from .. import __version__
+from .._version import __version__
 from ..config import to_dict
 from ..data import DataConfig
 from ..model import ModelConfig, build_model
-from ..train.checkpoint import load_into, write_model_dir
+from ..model_dir import load_into, write_model_dir
 from . import marian
 
 VOCAB_FILES = ("source.spm", "target.spm", "vocab.json")

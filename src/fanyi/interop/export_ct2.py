@@ -21,7 +21,7 @@ from torch import nn
 from ..data.vocab import Vocab, model_vocabularies
 from ..model import Transformer
 from ..model.embedding import sinusoid_table
-from ..train.checkpoint import CONFIG_FILE, Checkpoint, load_model
+from ..model_dir import CONFIG_FILE, Checkpoint, load_model
 from .export_hf import fresh_directory
 
 QUANTIZATIONS = (

@@ -19,7 +19,7 @@ from torch import Tensor
 
 from ..data.vocab import model_vocabularies
 from ..model import Transformer
-from ..train.checkpoint import Checkpoint, load_model
+from ..model_dir import Checkpoint, load_model
 from .layout import to_concat_layout
 from .marian import marian_config, marian_state
 

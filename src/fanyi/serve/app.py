@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
+from .._version import __version__
 from ..decode.translator import Translation as Result
 from ..decode.translator import Translator
 from . import schemas
@@ -101,10 +101,11 @@ def check_limits(request: schemas.TranslateRequest, limits: Limits, translator: 
     longest = max(map(len, request.text), default=0)
     if longest > limits.max_chars:
         raise HTTPException(413, f"a text has {longest} characters; at most {limits.max_chars}")
-    if request.beam > limits.max_beam:
-        raise HTTPException(422, f"beam {request.beam} is over the limit {limits.max_beam}")
-    if request.n_best > request.beam:
-        raise HTTPException(422, f"n_best {request.n_best} exceeds beam {request.beam}")
+    beam = request.beam or translator.config.beam
+    if beam > limits.max_beam:
+        raise HTTPException(422, f"beam {beam} is over the limit {limits.max_beam}")
+    if (request.n_best or 1) > beam:
+        raise HTTPException(422, f"n_best {request.n_best} exceeds beam {beam}")
     if request.to is not None and request.to not in translator.targets:
         raise HTTPException(422, f"this model translates into {', '.join(translator.targets)}")
 
@@ -127,28 +128,8 @@ def to_schema(result: Result, attention: bool) -> schemas.Translation:
     )
 
 
-def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
-    """The service for ``translator``: JSON API, health check, web page."""
-    limits = limits or Limits()
-
-    def translate(texts: list[str], options: tuple[Any, ...]) -> list[Result]:
-        to, beam, n_best, attention = options
-        return translator.translations(texts, to=to, beam=beam, n_best=n_best, attention=attention)
-
-    batcher = Batcher(translate, limits.batch_wait, limits.batch_texts, limits.max_waiting)
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        batcher.close()
-
-    app = FastAPI(
-        lifespan=lifespan,
-        title="fanyi",
-        version=__version__,
-        description="Transformer translation, Chinese ⇄ English. The web page is at /.",
-    )
-    app.add_middleware(BodyLimit, max_bytes=limits.max_body)
+def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher: Batcher) -> None:
+    """``POST /translate`` (through ``batcher``) and ``GET /health``."""
 
     @app.post("/translate", response_model=schemas.TranslateResponse)
     async def translate_texts(request: schemas.TranslateRequest) -> schemas.TranslateResponse:
@@ -173,8 +154,40 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
         return schemas.Health(
             model=str(translator.checkpoint.path),
             targets=translator.targets,
+            beam=translator.config.beam,
             waiting=batcher.waiting,
         )
+
+
+def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
+    """The service for ``translator``: JSON API, health check, web page."""
+    limits = limits or Limits()
+    if translator.config.beam > limits.max_beam:
+        raise ValueError(
+            f"the default beam {translator.config.beam} is over max_beam {limits.max_beam}"
+        )
+
+    def translate(texts: list[str], options: tuple[Any, ...]) -> list[Result]:
+        to, beam, n_best, attention = options
+        return translator.translations(texts, to=to, beam=beam, n_best=n_best, attention=attention)
+
+    batcher = Batcher(translate, limits.batch_wait, limits.batch_texts, limits.max_waiting)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        batcher.close()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="fanyi",
+        version=__version__,
+        description=f"Transformer translation into {', '.join(translator.targets)}. "
+        "The web page is at /.",
+    )
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body)
+
+    add_api_routes(app, translator, limits, batcher)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:

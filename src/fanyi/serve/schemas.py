@@ -12,14 +12,20 @@ class TranslateRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"text": ["你好。", "Good morning."], "beam": 4}]},
+        json_schema_extra={"examples": [{"text": ["你好。", "Good morning."], "beam": 5}]},
     )
 
     text: list[StrictStr] = Field(description="texts to translate, one translation each")
-    beam: int = Field(4, ge=1, description="beam size (1 = greedy)")
-    n_best: int = Field(1, ge=1, description="candidates per text, best first (≤ beam)")
-    to: Literal["en", "zh"] | None = Field(
-        None, description="target language; default: detected per text (Han → en, else → zh)"
+    beam: int | None = Field(
+        None, ge=1, description="beam size (1 = greedy); default: the server's"
+    )
+    n_best: int | None = Field(
+        None, ge=1, description="candidates per one-sentence text, best first (≤ beam); default 1"
+    )
+    to: str | None = Field(
+        None,
+        description="target language, one of /health's targets; default: detected per text "
+        "from its script",
     )
     attention: bool = Field(
         False, description="include pieces and cross-attention (last layer, mean of heads)"
@@ -60,5 +66,6 @@ class Health(BaseModel):
 
     status: Literal["ok"] = "ok"
     model: str
-    targets: list[str]
+    targets: list[str] = Field(description="the languages the model translates into")
+    beam: int = Field(description="the beam size of a request that gives none")
     waiting: int = Field(description="texts queued or being decoded")

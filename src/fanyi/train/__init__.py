@@ -1,33 +1,28 @@
-"""Training: label smoothing (§5.4), the Noam schedule (§5.3), checkpoints, the training loop."""
+"""Training (§5): label smoothing, the Noam schedule, one optimizer step, validation, the loop.
 
-from .checkpoint import (
-    Checkpoint,
-    average_checkpoints,
-    load_model,
-    load_training_state,
-    read_checkpoint,
-    read_index,
-    resolve,
-    write_model_dir,
-)
+config.py       TrainConfig: every setting of ``fanyi train``
+loss.py         label-smoothed cross-entropy (§5.4)
+schedule.py     the Noam learning rate (§5.3)
+step.py         one optimizer step: accumulated gradients, the rate, clipping, Adam
+distributed.py  this process's place in a torchrun job
+validate.py     dev loss, greedy BLEU and chrF
+state.py        resume state: where training is, generator states, checks
+log.py          the run's log.jsonl
+trainer.py      the loop: batches, steps, validation, checkpoints, resume
+"""
+
 from .config import TrainConfig
 from .loss import LabelSmoothingLoss
-from .schedule import noam_lr, noam_scheduler
+from .schedule import noam_lr
+from .step import StepSettings, train_step
 from .trainer import Trainer, train
 
 __all__ = [
-    "Checkpoint",
     "LabelSmoothingLoss",
+    "StepSettings",
     "TrainConfig",
     "Trainer",
-    "average_checkpoints",
-    "load_model",
-    "load_training_state",
     "noam_lr",
-    "noam_scheduler",
-    "read_checkpoint",
-    "read_index",
-    "resolve",
     "train",
-    "write_model_dir",
+    "train_step",
 ]

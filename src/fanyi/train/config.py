@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
+
+from ..model import ModelConfig
 
 # Keys that may change when a run is resumed: they do not alter the parameters of steps taken
 # (stopping points, logging, validation cadence, threads, where files are; the data itself is
@@ -33,8 +35,8 @@ class TrainConfig:
     # --- where ---
     data_dir: str = "data/tatoeba-zh-en"  # a directory written by `fanyi prepare`
     out_dir: str = "runs/tatoeba-zh-en"  # the run: checkpoints, log.jsonl, plots
-    model_config: str | None = None  # YAML of ModelConfig keys; `model` overrides it
-    model: dict[str, Any] = field(default_factory=dict)  # inline ModelConfig keys
+    # The model; its vocabulary sizes and pad_id are taken from the data directory.
+    model: ModelConfig = field(default_factory=ModelConfig)
     # A model directory (or run) whose weights start this run instead of random ones: continued
     # training, e.g. on more data. Its model config and vocabulary must be the data's; the
     # optimizer and the schedule start afresh (warmup included).

@@ -6,8 +6,9 @@ import json
 import pytest
 
 from fanyi.data import DataConfig, prepare
-from fanyi.data.augment import concatenations, join_sentences
+from fanyi.data.augment import concatenations
 from fanyi.data.hsk import hsk_pairs, write_hsk_tsv
+from fanyi.lang import join_sentences
 
 EN = ["I run.", "Tom is here.", "We try.", "Who are you?", "I like cats.", "It is late."]
 ZH = ["我跑。", "汤姆在这里。", "我们试试。", "你是谁？", "我喜欢猫。", "很晚了。"]
@@ -70,16 +71,16 @@ def test_extra_corpora_reach_train_only_and_never_a_held_out_sentence(tmp_path):
         assert _pairs(grown, split) == _pairs(tmp_path / "out", split)
     train = _pairs(grown, "train")
     assert not {s for pair in train for s in pair} & held_out
-    assert len(train) == len(set(train)) == base["pairs"]["train"] + 40
-    report = manifest["report"]["extra1"]
+    assert len(train) == len(set(train)) == base.pairs["train"] + 40
+    report = manifest.report["extra1"]
     assert report["dropped"] == {"overlap": 20, "duplicate": 100}
-    assert "extra1" in manifest["inputs"]
+    assert "extra1" in manifest.inputs
 
 
 def test_concat_augment_adds_joined_pairs_to_train(tmp_path):
     manifest = prepare(_config(tmp_path, concat_augment=0.5, concat_max=2))
     train = _pairs(tmp_path / "out", "train")
-    assert manifest["concatenated_pairs"] == 50 == manifest["pairs"]["train"] - 100
+    assert manifest.concatenated_pairs == 50 == manifest.pairs["train"] - 100
     singles = dict(train[:100])  # source (Chinese) → target (English)
     for src, tgt in train[100:]:  # two pairs joined: Chinese without a space, English with one
         splits = [
@@ -92,7 +93,7 @@ def test_concat_augment_adds_joined_pairs_to_train(tmp_path):
 
 def test_vocab_from_copies_an_existing_model_and_checks_its_tags(tmp_path):
     first = prepare(_config(tmp_path, bidirectional=True, lang_tags=True))
-    model = tmp_path / "out" / first["vocab"]["src_model"]
+    model = tmp_path / "out" / first.vocab.src_model
     config = _config(
         tmp_path,
         bidirectional=True,
@@ -102,9 +103,9 @@ def test_vocab_from_copies_an_existing_model_and_checks_its_tags(tmp_path):
     )
     second = prepare(config)
     assert (tmp_path / "b" / "spm.model").read_bytes() == model.read_bytes()
-    assert second["vocab"]["tags"] == ["<2en>", "<2zh>"] and "vocab_from" in second["inputs"]
+    assert second.vocab.tags == ["<2en>", "<2zh>"] and "vocab_from" in second.inputs
     untagged = prepare(_config(tmp_path, out_dir=str(tmp_path / "plain")))
-    plain = tmp_path / "plain" / untagged["vocab"]["src_model"]
+    plain = tmp_path / "plain" / untagged.vocab.src_model
     tagged = _config(tmp_path, lang_tags=True, vocab_from=str(plain), out_dir=str(tmp_path / "c"))
     with pytest.raises(ValueError, match="lacks the tags <2en>"):
         prepare(tagged)

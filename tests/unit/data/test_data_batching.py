@@ -9,7 +9,6 @@ from fanyi.data.batching import (
     ParallelDataset,
     TokenBatchSampler,
     collate,
-    make_loader,
     padding_fraction,
 )
 from fanyi.data.vocab import BOS_ID, EOS_ID, PAD_ID
@@ -102,13 +101,13 @@ def test_padding_fraction_by_hand():
     assert padding_fraction([[0, 1]], [3, 1], [2, 2]) == pytest.approx(2 / 10)
 
 
-def test_loader_yields_batches_within_budget():
+def test_collated_batches_stay_within_budget():
     dataset = ParallelDataset(
         [[5] * n for n in range(1, 30)], [[6] * (30 - n) for n in range(1, 30)]
     )
     src_sizes, tgt_sizes = dataset.sizes()
     sampler = TokenBatchSampler(src_sizes, tgt_sizes, max_tokens=90, seed=1)
-    batches = list(make_loader(dataset, sampler))
+    batches = [collate([dataset[i] for i in indices]) for indices in sampler]
     assert sum(len(b.src) for b in batches) == len(dataset)
     for batch in batches:
         assert batch.src.numel() <= 90 and batch.tgt_in.shape == batch.tgt_out.shape

@@ -18,7 +18,7 @@ from fanyi.data.corpus import (
     read_lines,
     read_tsv,
 )
-from fanyi.data.normalize import Normalizer
+from fanyi.lang import Normalizer
 
 COLUMNS = {"en": 0, "zh": 1}
 

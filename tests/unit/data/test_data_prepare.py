@@ -60,7 +60,7 @@ def _config(tmp_path, path, **kwargs) -> DataConfig:
 def test_prepare_writes_splits_vocab_and_a_consistent_manifest(tmp_path):
     extra = "Hi. 0\t嗨。0\tdup\n\tempty\tx\nno tabs\n".encode() + b"bad \xff\tx\ty\n"
     manifest = prepare(_config(tmp_path, _tsv(tmp_path, extra=extra)))
-    report = manifest["report"]["corpus"]
+    report = manifest.report["corpus"]
     assert report["input_lines"] == 124
     assert report["dropped"] == {
         "duplicate": 1,
@@ -68,13 +68,13 @@ def test_prepare_writes_splits_vocab_and_a_consistent_manifest(tmp_path):
         "invalid_utf8": 1,
         "malformed_columns": 1,
     }
-    assert report["kept"] == 120 == sum(manifest["pairs"].values())
-    assert manifest["pairs"]["dev"] == manifest["pairs"]["test"] == 10
+    assert report["kept"] == 120 == sum(manifest.pairs.values())
+    assert manifest.pairs["dev"] == manifest.pairs["test"] == 10
     out = tmp_path / "out"
     train = (out / "train.src").read_text(encoding="utf-8").splitlines()
     assert len(train) == 100 and "湯" not in "".join(train)  # Chinese side simplified
-    assert manifest["vocab"]["joint"] and manifest["vocab"]["pad_id"] == 0
-    assert set(manifest["outputs"]) >= {"train.src", "dev.tgt", "spm.model"}
+    assert manifest.vocab.joint and manifest.vocab.pad_id == 0
+    assert set(manifest.outputs) >= {"train.src", "dev.tgt", "spm.model"}
 
 
 def test_rerun_is_a_no_op_and_a_changed_config_redoes_the_work(tmp_path):
@@ -84,7 +84,7 @@ def test_rerun_is_a_no_op_and_a_changed_config_redoes_the_work(tmp_path):
     assert prepare(config) == first
     assert (tmp_path / "out" / "spm.model").stat().st_mtime_ns == stamp
     second = prepare(_config(tmp_path, _tsv(tmp_path), seed=99))
-    assert second["config"]["seed"] == 99 and second["outputs"] != first["outputs"]
+    assert second.config.seed == 99 and second.outputs != first.outputs
 
 
 def test_strict_mode_fails_on_the_first_malformed_line(tmp_path):
@@ -96,7 +96,7 @@ def test_strict_mode_fails_on_the_first_malformed_line(tmp_path):
 def test_bidirectional_with_tags_and_loading_as_tensors(tmp_path):
     config = _config(tmp_path, _tsv(tmp_path), bidirectional=True, lang_tags=True)
     manifest = prepare(config)
-    assert manifest["lines"]["train"] == 200 and manifest["vocab"]["tags"] == ["<2en>", "<2zh>"]
+    assert manifest.lines["train"] == 200 and manifest.vocab.tags == ["<2en>", "<2zh>"]
     src = (tmp_path / "out" / "train.src").read_text(encoding="utf-8").splitlines()
     assert src[0].startswith("<2en> ") and src[-1].startswith("<2zh> ")
     vocabs = load_vocabs(tmp_path / "out")
@@ -134,16 +134,16 @@ def test_aligned_files_with_given_splits_drop_train_overlap(tmp_path):
         out_dir=str(tmp_path / "out"),
     )
     manifest = prepare(config)
-    assert manifest["report"]["train"]["dropped"] == {"overlap": 2}
-    assert manifest["pairs"] == {"train": 48, "dev": 5, "test": 5}
-    assert manifest["vocab"]["src_model"] == "spm.src.model"
+    assert manifest.report["train"]["dropped"] == {"overlap": 2}
+    assert manifest.pairs == {"train": 48, "dev": 5, "test": 5}
+    assert manifest.vocab.src_model == "spm.src.model"
 
 
 def test_fanyi_data_environment_variable_locates_corpora(tmp_path, monkeypatch):
     _tsv(tmp_path)
     monkeypatch.setenv("FANYI_DATA", str(tmp_path))
     manifest = prepare(_config(tmp_path, "${FANYI_DATA}/corpus.tsv"))
-    assert manifest["input_paths"]["train"] == str(tmp_path / "corpus.tsv")
+    assert manifest.input_paths["train"] == str(tmp_path / "corpus.tsv")
 
 
 @pytest.fixture

@@ -3,8 +3,8 @@
 import pytest
 import sentencepiece as spm
 
-from fanyi.data.normalize import Normalizer
-from fanyi.data.vocab import Vocab, add_tag, split_tag, train_sentencepiece
+from fanyi.data.vocab import Vocab, train_sentencepiece
+from fanyi.lang import Normalizer, add_tag
 
 SENTENCES = [
     "你好，世界！",
@@ -35,11 +35,6 @@ def test_special_ids_and_tags(tmp_path):
         vocab.encode("<2de> Hallo")
 
 
-def test_split_tag():
-    assert split_tag("<2en> 你好") == ("<2en>", "你好")
-    assert split_tag("<b> not a tag") == (None, "<b> not a tag")
-
-
 def test_unseen_characters_fall_back_to_bytes(tmp_path):
     vocab = _train(tmp_path, SENTENCES, 400)
     text = "龘靐，Ω ⁇ 😀"
@@ -47,13 +42,12 @@ def test_unseen_characters_fall_back_to_bytes(tmp_path):
 
 
 def test_round_trip_on_the_real_corpus(tmp_path, data_dir):
-    """Every cleaned sentence of Tatoeba decodes back to itself, though SentencePiece saw 4%."""
+    """Every cleaned sentence of Tatoeba (its first 3,000 pairs) decodes back to itself, though
+    SentencePiece saw 4% of them."""
     path = data_dir / "tatoeba-cmn-eng" / "cmn.txt"
-    if not path.is_file():
-        pytest.skip(f"{path} not found (set FANYI_DATA)")
     en, zh = Normalizer("en"), Normalizer("zh")
     lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines()[:3000]:
         english, chinese = line.split("\t")[:2]
         lines += [en(english), zh(chinese)]
     vocab = _train(tmp_path, lines[::25], 2000)

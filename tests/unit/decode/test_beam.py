@@ -107,13 +107,3 @@ def test_min_len_and_length_limit():
         HandModel(lambda s, p: {3: 0.99, 4: 0.01, EOS: 1e-6}), src, config(beam=2), BOS, EOS
     )
     assert hyp.tokens == [3] * LIMIT  # EOS forced at the limit
-
-
-def test_attention_follows_each_hypothesis():
-    src = torch.tensor([[3, 4, 5], [5, PAD, PAD]])
-    for search in (beam_search, greedy_decode):
-        for hyps, length in zip(
-            search(HandModel(), src, config(beam=3, attention=True), BOS, EOS), (3, 1), strict=True
-        ):
-            att = hyps[0].attention
-            assert att.shape == (len(hyps[0].tokens) + 1, length)

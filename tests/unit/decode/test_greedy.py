@@ -3,7 +3,7 @@
 import torch
 
 from fanyi.decode import greedy_search
-from fanyi.model import ModelConfig, build_model
+from tiny_model import tiny_model
 
 
 def naive_greedy(model, src, bos, eos, max_len):
@@ -26,12 +26,7 @@ def naive_greedy(model, src, bos, eos, max_len):
 
 
 def test_cached_batched_greedy_equals_naive_greedy():
-    torch.manual_seed(0)
-    model = build_model(
-        ModelConfig(
-            src_vocab_size=12, tgt_vocab_size=12, d_model=32, d_ff=64, h=4, N_enc=2, N_dec=2
-        )
-    ).eval()
+    model = tiny_model(0, vocab=12)
     src = torch.randint(3, 12, (6, 8))
     src[1, 5:] = 0
     src[4, 2:] = 0

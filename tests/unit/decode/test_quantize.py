@@ -4,18 +4,14 @@ import pytest
 import torch
 
 from fanyi.decode import DecodeConfig, decode, prepare_model, quantize_int8, to_bfloat16
-from fanyi.model import ModelConfig, build_model
+from tiny_model import tiny_model
 
 BOS, EOS = 2, 3
 
 
 @pytest.fixture(scope="module")
 def model():
-    torch.manual_seed(0)
-    config = ModelConfig(
-        src_vocab_size=64, tgt_vocab_size=64, d_model=64, d_ff=128, h=4, N_enc=2, N_dec=2
-    )
-    model = build_model(config).eval()
+    model = tiny_model(0, vocab=64, d_model=64, d_ff=128)
     with torch.no_grad():
         model.generator.proj.weight.mul_(3.0)  # a peaked distribution, like a trained model's
     return model

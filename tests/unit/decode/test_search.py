@@ -1,37 +1,37 @@
-"""Searches on a real (random) Transformer: batching never changes results, beam 1 is greedy,
+"""Searches on a real (random) Transformer: beam search and its attention equal a reference that
+re-runs the whole decoder without a cache, batching never changes results, beam 1 is greedy,
 sampling is reproducible and stays in its top-k / top-p support, long inputs, parallel workers."""
+
+import itertools
 
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fanyi.decode import DecodeConfig, beam_search, decode, greedy_decode, greedy_search, sample
+from fanyi.decode import (
+    DecodeConfig,
+    beam_search,
+    decode,
+    greedy_decode,
+    greedy_search,
+    length_penalty,
+    sample,
+)
 from fanyi.decode.search import nucleus
-from fanyi.model import ModelConfig, build_model
+from tiny_model import tiny_model
 
 BOS, EOS, V = 2, 3, 16
 
 
-def tiny_model(max_len: int = 64) -> torch.nn.Module:
-    torch.manual_seed(0)
-    config = ModelConfig(
-        src_vocab_size=V,
-        tgt_vocab_size=V,
-        d_model=32,
-        d_ff=64,
-        h=4,
-        N_enc=2,
-        N_dec=2,
-        max_len=max_len,
-    )
-    model = build_model(config).eval()
+def peaked_model(max_len: int = 64) -> torch.nn.Module:
+    model = tiny_model(0, vocab=V, max_len=max_len)
     with torch.no_grad():  # a peaked output layer, so that EOS comes and ties are rare
         model.generator.proj.weight.mul_(4.0)
     return model.double()  # float64: padding changes nothing at the precision compared
 
 
-MODEL = tiny_model()
+MODEL = peaked_model()
 
 
 def padded(rows: list[list[int]]) -> torch.Tensor:
@@ -43,6 +43,61 @@ def padded(rows: list[list[int]]) -> torch.Tensor:
 
 def as_lists(result):
     return [[(h.tokens, round(h.score, 8)) for h in hyps] for hyps in result]
+
+
+def reference_beam(
+    source: list[int], k: int, alpha: float, limit: int
+) -> list[tuple[list[int], float]]:
+    """Beam search as beam.py describes it, for one source, with no cache and no batch: every
+    step re-runs the whole decoder on each live prefix. The n-best (tokens, score), best first."""
+    src = torch.tensor([source])
+    live: list[tuple[tuple[int, ...], float]] = [((), 0.0)]
+    finished: list[tuple[float, list[int]]] = []
+    for step in itertools.count():
+        candidates = []
+        for prefix, log_p in live:
+            with torch.no_grad():
+                log_probs = MODEL(src, torch.tensor([[BOS, *prefix]]))[0, -1].tolist()
+            allowed = [EOS] if step >= limit else range(V)
+            candidates += [(log_p + log_probs[t], prefix, t) for t in allowed]
+        candidates = sorted(candidates, key=lambda c: -c[0])[: 2 * k]
+        for log_p, prefix, token in candidates[:k]:
+            if token == EOS:
+                finished.append((log_p / length_penalty(len(prefix) + 1, alpha), list(prefix)))
+        live = [((*prefix, t), log_p) for log_p, prefix, t in candidates if t != EOS][:k]
+        if len(finished) >= k or step >= limit:
+            return [(tokens, score) for score, tokens in sorted(finished, reverse=True)[:k]]
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize(("beam", "alpha"), [(2, 0.6), (4, 0.0), (4, 1.0)])
+def test_cached_beam_search_equals_the_uncached_reference(beam, alpha):
+    """Beams are reordered and finished sources dropped at every step (``DecoderState.reorder``
+    and ``select``): a cache that followed the wrong rows would change tokens and scores."""
+    rows = [[5, 6, 7, 8, 9], [9, 4], [12, 13, 14], [7, 7, 10, 11, 12, 13, 4], [8]]
+    config = DecodeConfig(beam=beam, n_best=beam, length_penalty=alpha, max_len_a=0, max_len_b=8)
+    result = beam_search(MODEL, padded(rows), config, BOS, EOS)
+    for row, hyps in zip(rows, result, strict=True):
+        expected = reference_beam(row, beam, alpha, limit=8)
+        assert [h.tokens for h in hyps] == [tokens for tokens, _ in expected]
+        assert [h.score for h in hyps] == pytest.approx([score for _, score in expected], abs=1e-9)
+
+
+@pytest.mark.parametrize("beam", [1, 3])
+def test_each_hypothesis_carries_its_own_cross_attention(beam):
+    """The attention kept per hypothesis equals the last layer's head-mean cross-attention of the
+    whole decoder re-run on that hypothesis alone."""
+    rows = [[5, 6, 7, 8, 9], [9, 4], [12, 13, 14]]
+    config = DecodeConfig(beam=beam, n_best=beam, max_len_b=6, attention=True)
+    for row, hyps in zip(rows, decode(MODEL, padded(rows), config, BOS, EOS), strict=True):
+        src = torch.tensor([row])
+        for hyp in hyps:
+            with torch.no_grad():
+                tgt = torch.tensor([[BOS, *hyp.tokens]])
+                _, weights = MODEL.decode(tgt, MODEL.encode(src), None, need_weights=True)
+            expected = weights[-1][0].mean(dim=0)  # (tokens + EOS) x source
+            assert hyp.attention.shape == expected.shape
+            torch.testing.assert_close(hyp.attention.double(), expected, rtol=0, atol=1e-6)
 
 
 sources = st.lists(st.lists(st.integers(4, V - 1), min_size=1, max_size=9), min_size=1, max_size=6)
@@ -117,11 +172,11 @@ def test_nucleus_keeps_the_smallest_set_reaching_p():
 
 
 def test_long_input_raises_a_clear_error_or_is_split():
-    model = tiny_model(max_len=12)
+    model = peaked_model(max_len=12)
     src = padded([[5] * 20, [6, 7]])
     with pytest.raises(ValueError, match="long_input='split'"):
-        decode(model, src, DecodeConfig(beam=2), BOS, EOS)
-    result = decode(model, src, DecodeConfig(beam=2, long_input="split", max_len_b=3), BOS, EOS)
+        decode(model, src, DecodeConfig(beam=2, long_input="error"), BOS, EOS)
+    result = decode(model, src, DecodeConfig(beam=2, max_len_b=3), BOS, EOS)  # split: the default
     assert len(result) == 2 and all(len(h) == 1 for h in result)
     short = decode(model, padded([[6, 7]]), DecodeConfig(beam=2, max_len_b=3), BOS, EOS)
     assert result[1][0].tokens == short[0][0].tokens

@@ -6,8 +6,9 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fanyi.model import ModelConfig, build_model, padding_mask, subsequent_mask, target_mask
+from fanyi.model import build_model, padding_mask, subsequent_mask, target_mask
 from fanyi.model.embedding import Embeddings, sinusoid_table
+from tiny_model import tiny_config
 
 
 def test_sinusoid_table_equals_the_paper_formula():
@@ -26,18 +27,7 @@ def test_embeddings_are_scaled_by_sqrt_d_model():
 
 
 def test_input_embedding_is_token_plus_position():
-    model = build_model(
-        ModelConfig(
-            src_vocab_size=10,
-            tgt_vocab_size=10,
-            d_model=8,
-            d_ff=16,
-            h=2,
-            N_enc=1,
-            N_dec=1,
-            max_len=20,
-        )
-    ).eval()
+    model = build_model(tiny_config(10, d_model=8, h=2, max_len=20)).eval()
     tokens = torch.tensor([[5, 6, 7]])
     expected = model.tgt_embed.embeddings(tokens) + sinusoid_table(20, 8)[2:5]
     assert torch.allclose(model.tgt_embed(tokens, start=2), expected)

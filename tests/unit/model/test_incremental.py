@@ -3,7 +3,8 @@
 import pytest
 import torch
 
-from fanyi.model import ModelConfig, build_model
+from fanyi.model.attention import KVCache
+from tiny_model import tiny_model
 
 TOL = 1e-5
 
@@ -11,20 +12,7 @@ TOL = 1e-5
 @pytest.mark.parametrize("norm", ["post", "pre"])
 @pytest.mark.parametrize("positional", ["sinusoidal", "learned"])
 def test_step_by_step_logits_equal_full_decoder(norm, positional):
-    torch.manual_seed(0)
-    model = build_model(
-        ModelConfig(
-            src_vocab_size=40,
-            tgt_vocab_size=30,
-            d_model=32,
-            d_ff=64,
-            h=4,
-            N_enc=2,
-            N_dec=2,
-            norm=norm,
-            positional=positional,
-        )
-    ).eval()
+    model = tiny_model(0, tgt_vocab_size=30, norm=norm, positional=positional)
     src = torch.randint(1, 40, (3, 9))
     src[0, 4:] = 0  # sources of different lengths: 4, 9 and 6 tokens
     src[2, 6:] = 0
@@ -40,12 +28,7 @@ def test_step_by_step_logits_equal_full_decoder(norm, positional):
 
 def test_multi_token_step_and_reordering():
     """Feeding a prefix in one call, and selecting rows of the state, keep the cache exact."""
-    torch.manual_seed(1)
-    model = build_model(
-        ModelConfig(
-            src_vocab_size=20, tgt_vocab_size=20, d_model=16, d_ff=32, h=2, N_enc=1, N_dec=2
-        )
-    ).eval()
+    model = tiny_model(1, vocab=20)
     src = torch.randint(1, 20, (4, 5))
     src[1, 3:] = 0
     tgt = torch.randint(1, 20, (4, 6))
@@ -61,18 +44,42 @@ def test_multi_token_step_and_reordering():
 
 
 def test_cross_attention_weights_from_steps_match_full_decode():
-    torch.manual_seed(2)
-    model = build_model(
-        ModelConfig(
-            src_vocab_size=20, tgt_vocab_size=20, d_model=16, d_ff=32, h=2, N_enc=1, N_dec=2
-        )
-    ).eval()
+    model = tiny_model(2, vocab=20)
     src, tgt = torch.randint(1, 20, (2, 5)), torch.randint(1, 20, (2, 3))
     with torch.no_grad():
         memory = model.encode(src)
         _, full_weights = model.decode(tgt, memory, None, need_weights=True)
         state = model.start_decoding(src)
         _, step_weights = model.decode_step(tgt, state, need_weights=True)
-    assert len(full_weights) == 2 and full_weights[0].shape == (2, 2, 3, 5)
+    assert len(full_weights) == 2 and full_weights[0].shape == (2, 4, 3, 5)
     for a, b in zip(full_weights, step_weights, strict=True):
         assert (a - b).abs().max() < TOL
+
+
+def test_decoding_past_the_cache_capacity_keeps_every_step_exact():
+    """The self-attention cache starts with room for 16 positions and grows to twice what it holds (``KVCache._grow``,
+    copying what it holds); 40 steps cross two growths, with rows reordered in between."""
+    model = tiny_model(3, vocab=20, max_len=64)
+    src, tgt = torch.randint(1, 20, (3, 6)), torch.randint(1, 20, (3, 40))
+    order = torch.tensor([2, 0, 1])
+    with torch.no_grad():
+        state = model.start_decoding(src)
+        capacities = []
+        for t in range(tgt.size(1)):
+            if t == 20:
+                state.select(order)  # the grown cache survives reordering
+                src, tgt = src[order], tgt[order]
+            hidden, _ = model.decode_step(tgt[:, t : t + 1], state)
+            capacities.append(state.self_attn[0].key.size(2))
+            full = model(src, tgt[:, : t + 1])[:, t]
+            assert (model.generator(hidden)[:, 0] - full).abs().max() < TOL, f"step {t}"
+    assert sorted(set(capacities)) == [16, 34, 70]  # grown twice, each time to twice its length
+
+
+def test_kv_cache_growth_copies_what_it_holds():
+    cache = KVCache()
+    keys = torch.randn(2, 3, 37, 4)
+    for t in range(37):  # one step at a time: capacity 16 → 34 → 70
+        all_keys, all_values = cache.append(keys[:, :, t : t + 1], -keys[:, :, t : t + 1])
+    assert torch.equal(all_keys, keys) and torch.equal(all_values, -keys)
+    assert cache.key.size(2) == 70

@@ -6,23 +6,13 @@ from torch import nn
 
 from fanyi.model import ModelConfig, build_model, padding_mask, subsequent_mask
 from fanyi.model.attention import MultiHeadAttention, scaled_dot_product_attention
+from tiny_model import tiny_config
 
 TOL = 1e-5
 
 
-def config(norm: str, **kw) -> ModelConfig:
-    base = dict(
-        src_vocab_size=50,
-        tgt_vocab_size=60,
-        d_model=32,
-        d_ff=64,
-        h=4,
-        N_enc=2,
-        N_dec=3,
-        dropout=0.0,
-        norm=norm,
-    )
-    return ModelConfig(**{**base, **kw})
+def config(norm: str) -> ModelConfig:
+    return tiny_config(50, tgt_vocab_size=60, N_dec=3, norm=norm)
 
 
 def copy_attention(ours: MultiHeadAttention, theirs: nn.MultiheadAttention) -> None:

@@ -6,11 +6,11 @@ import random
 import pytest
 import torch
 
+from fanyi import model_dir as ckpt
 from fanyi.config import override
 from fanyi.data import DataConfig, prepare
-from fanyi.train import TrainConfig, train
-from fanyi.train import checkpoint as ckpt
-from fanyi.train.trainer import Trainer
+from fanyi.model import ModelConfig
+from fanyi.train import TrainConfig, Trainer, train
 
 WORDS = {"red": "红", "cat": "猫", "dog": "狗", "eats": "吃", "fish": "鱼", "big": "大"}
 
@@ -38,7 +38,7 @@ def _config(data_dir, out, **changes) -> TrainConfig:
     tiny = TrainConfig(
         data_dir=str(data_dir),
         out_dir=str(out),
-        model={"d_model": 16, "d_ff": 32, "h": 2, "N_enc": 1, "N_dec": 1},
+        model=ModelConfig(d_model=16, d_ff=32, h=2, N_enc=1, N_dec=1),
         max_tokens=256,
         max_steps=3,
         warmup=10,
@@ -46,7 +46,6 @@ def _config(data_dir, out, **changes) -> TrainConfig:
         validate_every=1000,
         valid_bleu=False,
         best_metric="loss",
-        threads=1,
         progress=False,
         log_every=1000,
     )
@@ -76,7 +75,7 @@ def test_another_vocabulary_or_model_config_is_refused(trained, tmp_path):
     other = _prepare(tmp_path, seed=1, out_dir=str(tmp_path / "other"))  # other text, same size
     with pytest.raises(ValueError, match=r"vocabulary spm\.model differs"):
         Trainer(_config(other, tmp_path / "a", init_from=str(run)))
-    wider = {"d_model": 32, "d_ff": 32, "h": 2, "N_enc": 1, "N_dec": 1}
+    wider = ModelConfig(d_model=32, d_ff=32, h=2, N_enc=1, N_dec=1)
     with pytest.raises(ValueError, match="model config differs from this run's"):
         Trainer(_config(data, tmp_path / "b", init_from=str(run), model=wider))
     vocab_from = _prepare(

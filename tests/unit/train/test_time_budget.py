@@ -9,7 +9,9 @@ import pytest
 
 from fanyi.config import override
 from fanyi.data import DataConfig, prepare
-from fanyi.train import TrainConfig, read_index, train
+from fanyi.model import ModelConfig
+from fanyi.model_dir import read_index
+from fanyi.train import TrainConfig, train
 from fanyi.train import trainer as trainer_module
 from fanyi.train.config import RESUMABLE_CHANGES
 
@@ -42,7 +44,7 @@ def _config(data_dir, out, **changes) -> TrainConfig:
     tiny = TrainConfig(
         data_dir=str(data_dir),
         out_dir=str(out),
-        model={"d_model": 16, "d_ff": 32, "h": 2, "N_enc": 1, "N_dec": 1},
+        model=ModelConfig(d_model=16, d_ff=32, h=2, N_enc=1, N_dec=1),
         max_tokens=256,
         max_steps=1000,
         warmup=10,
@@ -50,7 +52,6 @@ def _config(data_dir, out, **changes) -> TrainConfig:
         validate_every=1000,
         valid_bleu=False,
         best_metric="loss",
-        threads=1,
         progress=False,
         log_every=1000,
     )

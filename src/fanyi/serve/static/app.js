@@ -60,7 +60,8 @@ async function translate(event) {
   event.preventDefault();
   const text = $("source").value.trim();
   if (!text) return;
-  const body = { text: [text], beam: Number($("beam").value) || 4, attention: true };
+  const body = { text: [text], attention: true };
+  if (Number($("beam").value)) body.beam = Number($("beam").value);
   if ($("direction").value) body.to = $("direction").value;
   $("status").textContent = "translating…";
   $("translate").disabled = true;
@@ -92,7 +93,23 @@ function show(result) {
   if (best.attention) drawHeatmap($("heatmap"), result.source_tokens, best.tokens, best.attention);
 }
 
+// The languages the model translates into, from /health: one "→ language" option each.
+async function showTargets() {
+  const health = await (await fetch("/health")).json();
+  const names = new Intl.DisplayNames(["en"], { type: "language" });
+  const name = (code) => { try { return names.of(code); } catch { return code; } };
+  for (const code of health.targets) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = `→ ${name(code)}`;
+    $("direction").append(option);
+  }
+  $("languages").textContent = health.targets.map(name).join(" ⇄ ");
+  $("beam").value = health.beam;
+}
+
 $("form").addEventListener("submit", translate);
+showTargets();
 $("source").addEventListener("keydown", (event) => {
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) translate(event);
 });

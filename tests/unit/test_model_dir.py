@@ -8,39 +8,42 @@ import pytest
 import torch
 import yaml
 
+from fanyi import model_dir as ckpt
+from fanyi.config import to_dict
 from fanyi.data import DataConfig
-from fanyi.model import ModelConfig, build_model
-from fanyi.train import TrainConfig, average_checkpoints, load_model, load_training_state
-from fanyi.train import checkpoint as ckpt
-from fanyi.train.trainer import check_resumable
-
-CONFIG = ModelConfig(
-    src_vocab_size=50,
-    tgt_vocab_size=50,
-    d_model=16,
-    d_ff=32,
-    h=2,
-    N_enc=1,
-    N_dec=1,
-    tie_embeddings=True,
+from fanyi.model import build_model
+from fanyi.model_dir import average_checkpoints, load_model
+from fanyi.train import TrainConfig
+from fanyi.train.state import (
+    STATE_JSON,
+    capture_rng,
+    check_resumable,
+    load_training_state,
+    restore_rng,
+    write_training_state,
 )
+from tiny_model import tiny_config
+
+CONFIG = tiny_config(50, tie_embeddings=True)
 
 
-def _sections(model_config: ModelConfig = CONFIG) -> dict:
+def _sections() -> dict:
     return {
-        "model": vars(model_config).copy(),
-        "data": vars(DataConfig()).copy(),
-        "train": vars(TrainConfig()).copy(),
+        "model": to_dict(CONFIG),
+        "data": to_dict(DataConfig()),
+        "train": to_dict(TrainConfig()),
         "vocab": {"src_model": "spm.model", "tgt_model": "spm.model", "joint": True},
     }
 
 
-def _write(tmp_path, name="ckpt", seed=0, state=None):
+def _write(tmp_path, name="ckpt", seed=0, state=None, extra=None):
     torch.manual_seed(seed)
     model = build_model(CONFIG)
     spm = tmp_path / "spm.model"
     spm.write_bytes(b"not really a sentencepiece model")
-    return model, ckpt.write_model_dir(tmp_path / name, model, _sections(), [spm], state)
+    if state is not None:
+        extra = lambda directory: write_training_state(directory, state)  # noqa: E731
+    return model, ckpt.write_model_dir(tmp_path / name, model, _sections(), [spm], extra)
 
 
 def test_tied_weights_are_stored_once_and_tied_again(tmp_path):
@@ -68,21 +71,21 @@ def test_training_state_round_trips_without_pickle(tmp_path):
     optimizer.step()
     state = {
         "optimizer": optimizer.state_dict(),
-        "rng": ckpt.capture_rng(),
+        "rng": capture_rng(),
         "step": 7,
         "best": None,
     }
     _, path = _write(tmp_path, state=state)
-    assert not (path / ckpt.STATE_JSON).read_bytes().startswith(b"\x80")
+    assert not (path / STATE_JSON).read_bytes().startswith(b"\x80")
     loaded = load_training_state(path)
     assert loaded["step"] == 7 and loaded["best"] is None
     fresh = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98))
     fresh.load_state_dict(loaded["optimizer"])
     for key, value in optimizer.state_dict()["state"][0].items():
         assert torch.equal(value, fresh.state_dict()["state"][0][key])
-    ckpt.restore_rng(loaded["rng"])
+    restore_rng(loaded["rng"])
     a = torch.rand(3)
-    ckpt.restore_rng(state["rng"])
+    restore_rng(state["rng"])
     assert torch.equal(torch.rand(3), a)
 
 
@@ -103,7 +106,7 @@ def test_pickle_files_are_refused(tmp_path):
 def test_a_config_that_does_not_match_the_weights_is_refused(tmp_path):
     _, path = _write(tmp_path)
     sections = yaml.safe_load((path / ckpt.CONFIG_FILE).read_text())
-    sections["model"]["d_ff"] = 64
+    sections["model"]["d_ff"] = 128
     (path / ckpt.CONFIG_FILE).write_text(yaml.safe_dump(sections))
     with pytest.raises(ValueError, match=r"does not match.*d_ff|feed_forward"):
         load_model(path)
@@ -116,16 +119,15 @@ def test_resume_refuses_changed_settings_but_allows_new_stopping_points():
         check_resumable(saved, TrainConfig(max_tokens=100))
 
 
-def test_an_interrupted_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
+def test_an_interrupted_save_leaves_the_previous_checkpoint(tmp_path):
     model, first = _write(tmp_path, name="step-1")
     ckpt.record_checkpoint(tmp_path, "step-1", is_best=True, keep_last=2)
 
-    def crash(*args, **kwargs):
+    def crash(directory):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(ckpt, "_write_training_state", crash)
     with pytest.raises(KeyboardInterrupt):
-        _write(tmp_path, name="step-2", seed=1, state={"step": 2})
+        _write(tmp_path, name="step-2", seed=1, extra=crash)
     assert not (tmp_path / "step-2").exists()
     loaded, checkpoint = load_model(tmp_path)
     assert checkpoint.path == first
@@ -161,7 +163,7 @@ def test_averaging_is_the_elementwise_mean(tmp_path):
     model, checkpoint = load_model(out)
     torch.testing.assert_close(model.state_dict()[name], expected, rtol=0, atol=1e-7)
     assert checkpoint.info["averaged_from"] == ["step-2", "step-3"]
-    assert not (out / ckpt.STATE_JSON).exists()
+    assert not (out / STATE_JSON).exists()
 
 
 def test_averaged_model_stored_in_fp16_is_half_the_size_and_loads(tmp_path):
@@ -171,9 +173,8 @@ def test_averaged_model_stored_in_fp16_is_half_the_size_and_loads(tmp_path):
     full = ckpt.average_run(tmp_path, last=2, out=tmp_path / "fp32")
     half = ckpt.average_run(tmp_path, last=2, out=tmp_path / "fp16", dtype="fp16")
     full_size = (full / ckpt.MODEL_FILE).stat().st_size
-    assert (
-        half / ckpt.MODEL_FILE
-    ).stat().st_size < 0.6 * full_size  # header and metadata do not shrink
+    half_size = (half / ckpt.MODEL_FILE).stat().st_size
+    assert half_size < 0.6 * full_size  # header and metadata do not shrink
     model, _ = load_model(half)
     name = "encoder.layers.0.feed_forward.w_1.weight"
     expected = (models[0].state_dict()[name] + models[1].state_dict()[name]) / 2

@@ -1,45 +1,39 @@
-"""Model directories: atomic safetensors checkpoints, resume state without pickle, averaging.
+"""Model directories: what training writes and translation reads, in safetensors and YAML.
 
 A model directory holds ``model.safetensors`` (each shared tensor stored once), ``config.yaml``
-(sections ``model``, ``data``, ``train``, ``vocab``, ``checkpoint``), the SentencePiece model(s)
-and, for resuming, ``training_state.safetensors`` + ``training_state.json`` (tensors and the
-structure around them). A directory is written complete under a temporary name, then renamed
-into place; a run directory's ``checkpoints.json`` (replaced atomically) names its ``last`` and
-``best`` checkpoints. A crash at any moment therefore leaves the previous checkpoint loadable.
-Nothing is ever unpickled: pickle files are refused, since loading one can run code.
+(sections ``model``, ``data``, ``train``, ``vocab``, ``checkpoint``) and the SentencePiece
+model(s); a checkpoint of a run also holds its resume state (written by ``fanyi.train``). A
+directory is written complete under a temporary name, then renamed into place; a run directory's
+``checkpoints.json`` (replaced atomically) names its ``last`` and ``best`` checkpoints. A crash at
+any moment therefore leaves the previous checkpoint loadable. Nothing is ever unpickled: pickle
+files are refused, since loading one can run code.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 import yaml
 from safetensors import safe_open
 from safetensors.torch import save_file
 from torch import Tensor
 
-from .. import config as config_io
-from ..data import DataConfig
-from ..model import ModelConfig, Transformer, build_model
-from .config import TrainConfig
+from . import config as config_io
+from .data import DataConfig
+from .model import ModelConfig, Transformer, build_model
 
 MODEL_FILE = "model.safetensors"
 CONFIG_FILE = "config.yaml"
-STATE_TENSORS = "training_state.safetensors"
-STATE_JSON = "training_state.json"
 INDEX_FILE = "checkpoints.json"
+AVERAGED_DIR = "averaged"  # default output of `fanyi average RUN`
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle")
-PAUSE_ENV = "FANYI_TEST_SAVE_PAUSE"  # tests: seconds to sleep half-way through a save
 
 
 @dataclass
@@ -49,7 +43,7 @@ class Checkpoint:
     path: Path
     model: ModelConfig
     data: DataConfig
-    train: TrainConfig | None
+    train: dict[str, Any] | None  # TrainConfig keys (fanyi.train reads them); None if not trained
     vocab: dict[str, Any]  # src_model, tgt_model (file names in the directory), joint
     info: dict[str, Any] = field(default_factory=dict)  # step, metrics, averaged_from, ...
 
@@ -85,35 +79,29 @@ def write_model_dir(
     model: torch.nn.Module,
     sections: dict[str, Any],
     vocab_files: Sequence[Path],
-    training_state: dict[str, Any] | None = None,
+    extra: Callable[[Path], None] | None = None,
 ) -> Path:
-    """Write a complete model directory at ``path`` atomically (temporary directory + rename)."""
+    """Write a complete model directory at ``path`` atomically (temporary directory + rename);
+    ``extra(directory)`` may add files (a checkpoint's resume state) before the rename."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     tensors, aliases = model_tensors(model)
     save_file(tensors, tmp / MODEL_FILE, metadata={"aliases": json.dumps(aliases)})
-    _pause_for_tests()
     for vocab_file in dict.fromkeys(vocab_files):
         shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
     (tmp / CONFIG_FILE).write_text(
         yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8"
     )
-    if training_state is not None:
-        _write_training_state(tmp, training_state)
+    if extra is not None:
+        extra(tmp)
     _fsync_dir_files(tmp)
     if path.exists():  # an unreferenced leftover of an interrupted run (never `last`)
         shutil.rmtree(path)
     os.replace(tmp, path)
     _fsync(path.parent)
     return path
-
-
-def _pause_for_tests() -> None:
-    pause = float(os.environ.get(PAUSE_ENV, "0") or 0)
-    if pause:
-        time.sleep(pause)
 
 
 def _fsync(path: Path) -> None:
@@ -141,81 +129,6 @@ def write_json_atomic(path: Path, value: Any) -> None:
     _fsync(path.parent)
 
 
-# --- training state: tensors in safetensors, structure and scalars in JSON ---
-
-
-def _write_training_state(directory: Path, state: dict[str, Any]) -> None:
-    tensors: dict[str, Tensor] = {}
-    structure = _split(state, "state", tensors)
-    save_file(tensors, directory / STATE_TENSORS)
-    (directory / STATE_JSON).write_text(json.dumps(structure), encoding="utf-8")
-
-
-def _split(obj: Any, key: str, tensors: dict[str, Tensor]) -> Any:
-    """``obj`` as JSON-able structure; each tensor moves to ``tensors`` under its path."""
-    if isinstance(obj, Tensor):
-        tensors[key] = obj.detach().cpu().contiguous()
-        return {"__tensor__": key}
-    if isinstance(obj, dict):
-        if all(isinstance(k, str) for k in obj):
-            return {k: _split(v, f"{key}.{k}", tensors) for k, v in obj.items()}
-        return {"__items__": [[k, _split(v, f"{key}.{k}", tensors)] for k, v in obj.items()]}
-    if isinstance(obj, (list, tuple)):
-        return [_split(v, f"{key}.{i}", tensors) for i, v in enumerate(obj)]
-    if obj is None or isinstance(obj, (bool, int, float, str)):
-        return obj
-    raise TypeError(f"cannot store a {type(obj).__name__} in a training state ({key})")
-
-
-def _join(obj: Any, tensors: dict[str, Tensor]) -> Any:
-    """Inverse of :func:`_split`."""
-    if isinstance(obj, dict):
-        if "__tensor__" in obj:
-            return tensors[obj["__tensor__"]]
-        if "__items__" in obj:
-            return {k: _join(v, tensors) for k, v in obj["__items__"]}
-        return {k: _join(v, tensors) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_join(v, tensors) for v in obj]
-    return obj
-
-
-def load_training_state(model_dir: str | Path) -> dict[str, Any]:
-    """The resume state of a checkpoint directory (optimizer, RNG, data position, …)."""
-    model_dir = Path(model_dir)
-    files = (model_dir / STATE_TENSORS, model_dir / STATE_JSON)
-    for path in files:
-        if not path.is_file():
-            raise FileNotFoundError(f"{path} not found: {model_dir} cannot be resumed")
-        refuse_pickle(path)
-    return _join(json.loads(files[1].read_text(encoding="utf-8")), _read_tensors(files[0])[0])
-
-
-def capture_rng() -> dict[str, Any]:
-    """Python, NumPy and torch (CPU, CUDA) generator states."""
-    version, internal, gauss = random.getstate()
-    name, keys, pos, has_gauss, cached = np.random.get_state()
-    state = {
-        "python": [version, list(internal), gauss],
-        "numpy": [name, keys.tolist(), pos, has_gauss, cached],
-        "torch": torch.get_rng_state(),
-    }
-    if torch.cuda.is_available():
-        state["cuda"] = torch.cuda.get_rng_state()
-    return state
-
-
-def restore_rng(state: dict[str, Any]) -> None:
-    """Inverse of :func:`capture_rng`."""
-    version, internal, gauss = state["python"]
-    random.setstate((version, tuple(internal), gauss))
-    name, keys, pos, has_gauss, cached = state["numpy"]
-    np.random.set_state((name, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
-    torch.set_rng_state(state["torch"])
-    if "cuda" in state and torch.cuda.is_available():
-        torch.cuda.set_rng_state(state["cuda"])
-
-
 # --- reading ---
 
 
@@ -237,7 +150,7 @@ def refuse_pickle(path: Path) -> None:
         )
 
 
-def _read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
+def read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
     refuse_pickle(path)
     with safe_open(str(path), framework="pt") as f:
         metadata = f.metadata() or {}
@@ -277,12 +190,11 @@ def read_config(path: Path) -> Checkpoint:
     """The ``config.yaml`` of directory ``path``, whatever holds its weights (an exported
     CTranslate2 model keeps fanyi's configs and vocabularies beside its own files)."""
     sections = yaml.safe_load((path / CONFIG_FILE).read_text(encoding="utf-8"))
-    train = sections.get("train")
     return Checkpoint(
         path=path,
         model=config_io.from_dict(ModelConfig, sections["model"]),
         data=config_io.from_dict(DataConfig, sections["data"]),
-        train=config_io.from_dict(TrainConfig, train) if train is not None else None,
+        train=sections.get("train"),
         vocab=sections["vocab"],
         info=sections.get("checkpoint", {}),
     )
@@ -290,7 +202,7 @@ def read_config(path: Path) -> Checkpoint:
 
 def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:
     """Every tensor of ``model.safetensors``, shared ones under each of their names."""
-    tensors, metadata = _read_tensors(Path(model_dir) / MODEL_FILE)
+    tensors, metadata = read_tensors(Path(model_dir) / MODEL_FILE)
     for alias, name in json.loads(metadata.get("aliases", "{}")).items():
         tensors[alias] = tensors[name]
     return tensors
@@ -385,4 +297,6 @@ def average_run(
     }
     vocab_files = [newest.src_spm, newest.tgt_spm]
     model = model.to(STORAGE_DTYPES[dtype])
-    return write_model_dir(Path(out) if out else run_dir / "averaged", model, sections, vocab_files)
+    return write_model_dir(
+        Path(out) if out else run_dir / AVERAGED_DIR, model, sections, vocab_files
+    )

@@ -1,0 +1,76 @@
+"""A data directory's contract: its file names and ``manifest.json``, as typed records.
+
+``fanyi prepare`` writes ``{train,dev,test}.{src,tgt}``, the SentencePiece model(s) and, last,
+``manifest.json`` (:class:`Manifest`); training and evaluation read them through the names here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import config as config_io
+from .config import DataConfig
+
+MANIFEST_FILE = "manifest.json"
+SIDES = ("src", "tgt")
+JOINT_SPM, SRC_SPM, TGT_SPM = "spm", "spm.src", "spm.tgt"  # SentencePiece model prefixes
+
+
+def split_file(split: str, side: str) -> str:
+    """The file of one side of a split: ``train.src``."""
+    return f"{split}.{side}"
+
+
+@dataclass
+class VocabInfo:
+    """The vocabulary of a data directory: its SentencePiece model files and special ids."""
+
+    joint: bool  # one model for source and target
+    src_model: str  # file names in the data directory
+    tgt_model: str
+    src_size: int
+    tgt_size: int
+    tags: list[str]  # the <2xx> symbols, when sources are tagged
+    pad_id: int
+    unk_id: int
+    bos_id: int
+    eos_id: int
+
+
+@dataclass
+class Manifest:
+    """What ``fanyi prepare`` made, from what: written last, so its presence means complete."""
+
+    config: DataConfig
+    inputs: dict[str, str]  # sha256 of each input file, by role (train, or train.de ...)
+    input_paths: dict[str, str]
+    report: dict[str, dict[str, Any]]  # the cleaning report of each input (Report.to_dict)
+    pairs: dict[str, int]  # pairs per split
+    concatenated_pairs: int  # of train's: pairs joined by concat_augment
+    lines: dict[str, int]  # lines per split file (twice the pairs when bidirectional)
+    vocab: VocabInfo
+    outputs: dict[str, str]  # sha256 of each output file, by name
+    versions: dict[str, str] = field(default_factory=dict)
+
+    def save(self, data_dir: Path) -> None:
+        """Write ``manifest.json`` through a temporary file, so a crash never leaves half of one."""
+        tmp = data_dir / f".{MANIFEST_FILE}.tmp"
+        text = json.dumps(config_io.to_dict(self), indent=2, ensure_ascii=False)
+        tmp.write_text(text + "\n", encoding="utf-8")
+        tmp.replace(data_dir / MANIFEST_FILE)
+
+    def data_files(self) -> dict[str, str]:
+        """The checksums that identify the training data: train text and vocabulary models."""
+        names = [split_file("train", side) for side in SIDES]
+        return {k: self.outputs[k] for k in (*names, self.vocab.src_model, self.vocab.tgt_model)}
+
+
+def read_manifest(data_dir: str | Path) -> Manifest:
+    """The manifest of a prepared data directory (a clear error if there is none)."""
+    path = Path(data_dir) / MANIFEST_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: is {data_dir} a directory of fanyi prepare?")
+    return config_io.from_dict(Manifest, json.loads(path.read_text(encoding="utf-8")))

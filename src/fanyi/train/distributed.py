@@ -1,0 +1,57 @@
+"""This process's place in a torchrun job, and the collectives the loop needs (no-ops alone).
+
+The job itself is joined by the entry point (``fanyi.runtime.training_process``); training only
+asks where it stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+import torch.distributed as torch_dist
+from torch import Tensor
+
+
+@dataclass
+class Distributed:
+    """Rank ``rank`` of ``world_size`` processes, computing on ``device``."""
+
+    rank: int = 0
+    world_size: int = 1
+    device: torch.device = field(default_factory=lambda: torch.device("cpu"))
+
+    @classmethod
+    def joined(cls, device: torch.device) -> Distributed:
+        """As ``torch.distributed`` says: rank 0 of 1 when no job was joined."""
+        if not torch_dist.is_initialized():
+            return cls(0, 1, device)
+        return cls(torch_dist.get_rank(), torch_dist.get_world_size(), device)
+
+    @property
+    def main(self) -> bool:
+        """Rank 0: the process that validates, logs and writes checkpoints."""
+        return self.rank == 0
+
+    def sum(self, tensor: Tensor) -> Tensor:
+        """``tensor`` summed over every rank (on this process's device)."""
+        tensor = tensor.to(self.device)
+        if self.world_size > 1:
+            torch_dist.all_reduce(tensor)
+        return tensor
+
+    def from_main(self, tensor: Tensor) -> Tensor:
+        """Rank 0's ``tensor`` on every rank."""
+        tensor = tensor.to(self.device)
+        if self.world_size > 1:
+            torch_dist.broadcast(tensor, 0)
+        return tensor
+
+    def gather(self, tensor: Tensor) -> list[Tensor]:
+        """Every rank's ``tensor``, in rank order (on the CPU)."""
+        mine = tensor.to(self.device)
+        every = [mine]
+        if self.world_size > 1:
+            every = [torch.empty_like(mine) for _ in range(self.world_size)]
+            torch_dist.all_gather(every, mine)
+        return [t.cpu() for t in every]

@@ -1,0 +1,56 @@
+"""A run's ``log.jsonl``: one JSON record per logged training window and per validation."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+LOG_FILE = "log.jsonl"
+
+
+class RunLog:
+    """Appends records to ``RUN/log.jsonl`` (only where ``enabled``: rank 0)."""
+
+    def __init__(self, run_dir: Path, enabled: bool = True) -> None:
+        self.path = run_dir / LOG_FILE
+        self.enabled = enabled
+
+    def append(self, record: dict[str, Any]) -> None:
+        if self.enabled:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(record) + "\n")
+
+    def trim(self, step: int) -> None:
+        """Drop records past ``step`` (a run resumed from it had logged beyond it)."""
+        if self.enabled and self.path.is_file():
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+            kept = [line for line in lines if json.loads(line)["step"] <= step]
+            self.path.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
+
+
+def train_record(
+    step: int, epoch: int, sums: list[float], seconds: float, lr: float, norm: float
+) -> dict[str, Any]:
+    """The record of a training window from its (loss, NLL, tokens) sums over every rank."""
+    loss, nll, tokens = sums
+    return {
+        "kind": "train",
+        "step": step,
+        "epoch": epoch,
+        "loss": loss / tokens,
+        "nll": nll / tokens,
+        "ppl": math.exp(min(nll / tokens, 50.0)),
+        "lr": lr,
+        "grad_norm": norm,
+        "tgt_tokens_per_s": tokens / seconds,
+    }
+
+
+def read_log(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The records of a run's ``log.jsonl`` (training windows and validations)."""
+    path = Path(run_dir) / LOG_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: is {run_dir} a run directory of fanyi train?")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]

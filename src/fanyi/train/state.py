@@ -1,0 +1,136 @@
+"""Resuming: where training is, random generator states, and the resume state of a checkpoint.
+
+A checkpoint of a run adds ``training_state.safetensors`` (tensors: the optimizer's moments, the
+generators' states) and ``training_state.json`` (the structure around them) to its model
+directory, so that nothing is ever pickled.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from safetensors.torch import save_file
+from torch import Tensor
+
+from .. import config as config_io
+from ..model_dir import Checkpoint, read_tensors, refuse_pickle
+from .config import RESUMABLE_CHANGES, TrainConfig
+
+STATE_TENSORS = "training_state.safetensors"
+STATE_JSON = "training_state.json"
+
+
+@dataclass
+class TrainState:
+    """Where training is: saved with each checkpoint, so a resumed run continues exactly."""
+
+    step: int = 0  # optimizer steps taken
+    epoch: int = 0  # epoch of the next batch
+    position: int = 0  # batches of that epoch already consumed (per process)
+    best: float | None = None  # best validation metric so far
+    bad_validations: int = 0  # validations since the best (early stopping)
+
+
+def seed_everything(seed: int) -> None:
+    """Seed Python, NumPy and torch generators."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+def capture_rng() -> dict[str, Any]:
+    """Python, NumPy and torch (CPU, CUDA) generator states."""
+    version, internal, gauss = random.getstate()
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    state = {
+        "python": [version, list(internal), gauss],
+        "numpy": [name, keys.tolist(), pos, has_gauss, cached],
+        "torch": torch.get_rng_state(),
+    }
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state()
+    return state
+
+
+def restore_rng(state: dict[str, Any]) -> None:
+    """Inverse of :func:`capture_rng`."""
+    version, internal, gauss = state["python"]
+    random.setstate((version, tuple(internal), gauss))
+    name, keys, pos, has_gauss, cached = state["numpy"]
+    np.random.set_state((name, np.array(keys, dtype=np.uint32), pos, has_gauss, cached))
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state(state["cuda"])
+
+
+def write_training_state(directory: Path, state: dict[str, Any]) -> None:
+    """Add ``state`` (nested dicts, lists, tensors and scalars) to a model directory."""
+    tensors: dict[str, Tensor] = {}
+    structure = _split(state, "state", tensors)
+    save_file(tensors, directory / STATE_TENSORS)
+    (directory / STATE_JSON).write_text(json.dumps(structure), encoding="utf-8")
+
+
+def _split(obj: Any, key: str, tensors: dict[str, Tensor]) -> Any:
+    """``obj`` as JSON-able structure; each tensor moves to ``tensors`` under its path."""
+    if isinstance(obj, Tensor):
+        tensors[key] = obj.detach().cpu().contiguous()
+        return {"__tensor__": key}
+    if isinstance(obj, dict):
+        if all(isinstance(k, str) for k in obj):
+            return {k: _split(v, f"{key}.{k}", tensors) for k, v in obj.items()}
+        return {"__items__": [[k, _split(v, f"{key}.{k}", tensors)] for k, v in obj.items()]}
+    if isinstance(obj, (list, tuple)):
+        return [_split(v, f"{key}.{i}", tensors) for i, v in enumerate(obj)]
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    raise TypeError(f"cannot store a {type(obj).__name__} in a training state ({key})")
+
+
+def _join(obj: Any, tensors: dict[str, Tensor]) -> Any:
+    """Inverse of :func:`_split`."""
+    if isinstance(obj, dict):
+        if "__tensor__" in obj:
+            return tensors[obj["__tensor__"]]
+        if "__items__" in obj:
+            return {k: _join(v, tensors) for k, v in obj["__items__"]}
+        return {k: _join(v, tensors) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_join(v, tensors) for v in obj]
+    return obj
+
+
+def load_training_state(model_dir: str | Path) -> dict[str, Any]:
+    """The resume state of a checkpoint directory (optimizer, RNG, data position, …)."""
+    model_dir = Path(model_dir)
+    files = (model_dir / STATE_TENSORS, model_dir / STATE_JSON)
+    for path in files:
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} not found: {model_dir} cannot be resumed")
+        refuse_pickle(path)
+    return _join(json.loads(files[1].read_text(encoding="utf-8")), read_tensors(files[0])[0])
+
+
+def saved_train_config(checkpoint: Checkpoint) -> TrainConfig:
+    """The TrainConfig a checkpoint was trained with (a clear error for one that was not)."""
+    if checkpoint.train is None:
+        raise ValueError(f"{checkpoint.path} has no training config: it cannot be resumed")
+    return config_io.from_dict(TrainConfig, checkpoint.train)
+
+
+def check_resumable(saved: TrainConfig, now: TrainConfig) -> None:
+    """Refuse to resume with settings that would change the steps already taken."""
+    old, new = config_io.to_dict(saved), config_io.to_dict(now)
+    changed = [k for k in old if k not in RESUMABLE_CHANGES and old[k] != new[k]]
+    if changed:
+        details = ", ".join(f"{k}: {old[k]!r} → {new[k]!r}" for k in changed)
+        raise ValueError(
+            f"cannot resume with a different training config ({details}); only "
+            f"{', '.join(sorted(RESUMABLE_CHANGES))} may change"
+        )

@@ -1,0 +1,65 @@
+"""The runtime policy: ``dtype: auto`` picks bf16 on CPUs with bf16 matmul instructions, fp32
+elsewhere; the CPU's flags as /proc/cpuinfo lists them; thread counts; the device."""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from fanyi import runtime
+
+CPU = torch.device("cpu")
+
+
+def test_auto_is_bf16_with_amx_or_avx512_bf16():
+    flags = frozenset({"avx512f", "amx_bf16", "amx_tile"})
+    assert runtime.resolve_dtype("auto", CPU, flags) == "bf16"
+    assert runtime.resolve_dtype("auto", CPU, frozenset({"avx512f", "avx512_bf16"})) == "bf16"
+
+
+def test_auto_is_fp32_without_them():
+    assert runtime.resolve_dtype("auto", CPU, frozenset({"avx2", "avx512f"})) == "fp32"
+    assert runtime.resolve_dtype("auto", CPU, frozenset()) == "fp32"
+
+
+def test_an_explicit_dtype_wins():
+    assert runtime.resolve_dtype("fp32", CPU, frozenset({"amx_bf16"})) == "fp32"
+    assert runtime.resolve_dtype("bf16", CPU, frozenset()) == "bf16"
+
+
+def test_cpu_flags_are_the_flags_line_of_cpuinfo(tmp_path):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(
+        "processor\t: 0\nmodel name\t: Some CPU\nflags\t\t: fpu sse2 avx512_bf16 amx_bf16\n"
+        "bogomips\t: 4000\n\nprocessor\t: 1\nflags\t\t: fpu sse2 avx512_bf16 amx_bf16\n"
+    )
+    assert runtime.cpu_flags(str(cpuinfo)) == {"fpu", "sse2", "avx512_bf16", "amx_bf16"}
+    assert runtime.resolve_dtype("auto", CPU, runtime.cpu_flags(str(cpuinfo))) == "bf16"
+    cpuinfo.write_text("processor\t: 0\n")  # no flags line (e.g. some ARM kernels)
+    assert runtime.cpu_flags(str(cpuinfo)) == frozenset()
+    assert runtime.cpu_flags(str(tmp_path / "missing")) == frozenset()
+
+
+@pytest.mark.skipif(not Path("/proc/cpuinfo").is_file(), reason="no /proc/cpuinfo on this OS")
+def test_cpu_flags_of_this_machine_match_cpuinfo():
+    lines = Path("/proc/cpuinfo").read_text().splitlines()
+    first = next((line for line in lines if line.startswith("flags")), "flags:")
+    assert runtime.cpu_flags() == set(first.split(":", 1)[1].split())
+
+
+def test_threads_default_to_this_process_share_of_the_cores():
+    before = torch.get_num_threads()
+    try:
+        assert runtime.set_threads(None) == runtime.cores() == torch.get_num_threads()
+        assert runtime.set_threads(0, processes=runtime.cores() * 2) == 1
+        assert runtime.set_threads(3) == 3 == torch.get_num_threads()
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_auto_device_is_the_cpu_without_a_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert runtime.choose_device("auto") == CPU
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    assert runtime.choose_device("cuda") == torch.device("cuda:1")
+    assert runtime.choose_device("cuda:0") == torch.device("cuda:0")
