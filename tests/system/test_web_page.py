@@ -1,10 +1,13 @@
-"""The web page in headless Chromium: type a sentence, press Translate, see the translation and
-the attention heatmap (drawn from the API's JSON, nothing fetched from outside)."""
+"""The web page in headless Chromium: its languages and beam from /health, type a sentence, press
+Translate, see the translation and the attention heatmap (drawn from the API's JSON, nothing
+fetched from outside); an error is shown, never thrown. Required in CI (``CI`` set), where
+.ci/apt-packages installs Chromium; skipped elsewhere without it."""
 
 import os
 from pathlib import Path
 
 import pytest
+from playwright import sync_api
 
 from fanyi import Translator
 from fanyi.serve import create_app
@@ -22,10 +25,9 @@ ARGS = [
     "--disable-sync",
 ]
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(  # CI installs chromium (.ci/apt-packages): there it must run
     not CHROMIUM.is_file() and not os.environ.get("CI"),
-    reason=f"chromium not installed at {CHROMIUM} (apt-get install chromium)",
+    reason=f"chromium not installed at {CHROMIUM}: sudo apt-get install chromium (CI: required)",
 )
 
 COLOURED = """canvas => {
@@ -38,7 +40,7 @@ COLOURED = """canvas => {
 
 @pytest.fixture(scope="module")
 def translator(tmp_path_factory) -> Translator:
-    return Translator.load(tiny_model_dir(tmp_path_factory), threads=1, beam=2)
+    return Translator.load(tiny_model_dir(tmp_path_factory), beam=2)
 
 
 def test_translate_and_see_the_heatmap(translator, tmp_path):
@@ -52,8 +54,11 @@ def test_translate_and_see_the_heatmap(translator, tmp_path):
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(url)
+        page.wait_for_function("document.querySelectorAll('#direction option').length === 3")
+        options = page.eval_on_selector_all("#direction option", "os => os.map(o => o.value)")
+        assert options == ["", "en", "zh"]  # detect, then the model's targets from /health
+        assert page.input_value("#beam") == "2"  # the server's default beam
         page.fill("#source", sentence)
-        page.fill("#beam", "2")
         page.click("#translate")
         page.wait_for_function("document.getElementById('heatmap').dataset.rows !== undefined")
         assert page.text_content("#translation") == expected.text
@@ -76,8 +81,12 @@ def test_errors_are_shown_not_thrown(translator):
     with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(url)
         page.fill("#source", "好" * 1001)  # over the per-text limit: 413
         page.click("#translate")
         page.wait_for_function("document.getElementById('status').textContent.includes('413')")
+        assert "characters" in page.text_content("#status")  # the server's reason, shown
+        assert page.text_content("#translation") == "" and not errors
         browser.close()

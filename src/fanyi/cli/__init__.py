@@ -26,6 +26,7 @@ COMMANDS = [
     "evaluate",
     "serve",
     "plot",
+    "recipe",
 ]
 
 

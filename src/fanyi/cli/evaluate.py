@@ -1,9 +1,11 @@
 """``fanyi evaluate``: translate a test set and score it with sacreBLEU (BLEU, chrF, signatures).
 
-``--hyp FILE`` scores an existing output instead (no model needed). ``--ref`` may be repeated for
-several references. BLEU uses sacreBLEU's ``zh`` tokenizer when the target is Chinese (``--to``,
-else detected from the translations' direction or, with ``--hyp``, from the references' script)
-and ``13a`` otherwise.
+``--data DIR --split test`` takes the sources and references of a prepared split (the lines into
+``--to`` of a bidirectional one); ``--src``/``--ref`` take them from files. ``--hyp FILE`` scores
+an existing output instead (no model needed). ``--ref`` may be repeated for several references.
+BLEU uses sacreBLEU's ``zh`` tokenizer when the target is Chinese (``--to``, else detected from
+the translations' direction or, with ``--hyp``, from the references' script) and ``13a``
+otherwise.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ..data.manifest import read_pairs
 from ..evaluate import Scores, evaluate, score
 from .translate import add_model_arguments, load_translator
 
@@ -24,12 +27,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_model_arguments(parser)
+    parser.add_argument("--data", metavar="DIR", help="a data directory of fanyi prepare")
+    parser.add_argument("--split", default="test", help="its split to score (default test)")
     parser.add_argument("--src", metavar="FILE", help="source sentences, one a line")
     parser.add_argument(
         "--ref",
         metavar="FILE",
         action="append",
-        required=True,
+        default=[],
         help="reference translations (repeat for several references)",
     )
     parser.add_argument("--hyp", metavar="FILE", help="score this output instead of translating")
@@ -39,20 +44,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    references = [_lines(path) for path in args.ref]
+    sources, references, to = _test_set(args)
     if args.hyp is not None:
         hypotheses = _lines(args.hyp)
-        scores = score(hypotheses, references, args.to)
-    elif args.src is not None:
-        sources = _lines(args.src)
-        translator = load_translator(args)
-        hypotheses, scores = evaluate(translator, sources, references, args.to)
+        scores = score(hypotheses, references, to)
+    else:
+        hypotheses, scores = evaluate(load_translator(args), sources, references, to)
         if args.out:
             Path(args.out).write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
-    else:
-        raise ValueError("give --src FILE to translate, or --hyp FILE to score an output")
     print(_report(scores, args.json))
     return 0
+
+
+def _test_set(args: argparse.Namespace) -> tuple[list[str], list[list[str]], str | None]:
+    """(sources, reference streams, target language) from --data or --src/--ref."""
+    if args.data is not None:
+        pairs = read_pairs(args.data, args.split, args.to)
+        return pairs.sources, [pairs.references], pairs.to
+    if not args.ref:
+        raise ValueError("give --data DIR, or --ref FILE with --src FILE (or --hyp FILE)")
+    if args.src is None and args.hyp is None:
+        raise ValueError("give --src FILE to translate, or --hyp FILE to score an output")
+    sources = _lines(args.src) if args.src is not None else []
+    return sources, [_lines(path) for path in args.ref], args.to
 
 
 def _report(scores: Scores, as_json: bool) -> str:

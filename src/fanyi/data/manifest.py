@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import config as config_io
+from ..lang import Languages, lang_tag, split_tag
 from .config import DataConfig
 
 MANIFEST_FILE = "manifest.json"
@@ -74,3 +75,37 @@ def read_manifest(data_dir: str | Path) -> Manifest:
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found: is {data_dir} a directory of fanyi prepare?")
     return config_io.from_dict(Manifest, json.loads(path.read_text(encoding="utf-8")))
+
+
+@dataclass
+class SplitPairs:
+    """The pairs of one direction of a prepared split."""
+
+    sources: list[str]  # without their tags
+    references: list[str]
+    source_lang: str
+    to: str
+
+
+def read_pairs(
+    data_dir: str | Path, split: str = "test", to: str | None = None, limit: int | None = None
+) -> SplitPairs:
+    """The (source, reference) pairs of ``split`` into ``to`` (default: the data's target
+    language; a bidirectional split keeps its lines tagged ``<2to>``), the first ``limit``."""
+    data_dir = Path(data_dir)
+    config = read_manifest(data_dir).config
+    languages = Languages(config.src_lang, config.tgt_lang, config.bidirectional)
+    to = languages.target_of("", to or config.tgt_lang)
+    sources, references = (
+        (data_dir / split_file(split, side)).read_text(encoding="utf-8").splitlines()
+        for side in SIDES
+    )
+    pairs = [(split_tag(s), r) for s, r in zip(sources, references, strict=True)]
+    if config.lang_tags:
+        pairs = [(tagged, r) for tagged, r in pairs if tagged[0] == lang_tag(to)]
+    if not pairs:
+        raise ValueError(f"{data_dir}/{split}: no sources into {to!r}")
+    pairs = pairs[:limit]
+    return SplitPairs(
+        [text for (_, text), _ in pairs], [r for _, r in pairs], languages.source_of(to), to
+    )
