@@ -25,7 +25,7 @@ def to_dict(config: Any) -> dict[str, Any]:
 
 def from_dict(cls: type[T], values: dict[str, Any]) -> T:
     """Build ``cls`` from a dict, refusing unknown keys and checking simple types."""
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]  # T is a dataclass
     unknown = sorted(set(values) - set(fields))
     if unknown:
         raise ValueError(f"unknown {cls.__name__} key(s): {', '.join(unknown)}")
@@ -79,12 +79,12 @@ def _mapping(hint: Any, value: Any, name: str) -> Any:
     """A dict, or a nested config dataclass, from a mapping or its YAML text (``{d_model: 64}``)."""
     if isinstance(value, str):
         value = yaml.safe_load(value) or {}
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if isinstance(value, hint):
             return value
         if not isinstance(value, dict):
             raise ValueError(f"{name}: expected a mapping of {hint.__name__} keys, got {value!r}")
-        return from_dict(hint, value)  # type: ignore[arg-type]
+        return from_dict(hint, value)
     return dict(value)
 
 
@@ -139,7 +139,7 @@ def from_arguments(
         if not isinstance(loaded, dict):
             raise ValueError(f"{config_file}: expected a mapping of {cls.__name__} keys")
         values.update(loaded)
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]  # T is a dataclass
         given = getattr(args, f"{prefix}{field.name}", None)
         if given is not None:
             values[field.name] = given
@@ -149,6 +149,6 @@ def from_arguments(
 def _default_text(field: dataclasses.Field) -> str:
     if field.default is not dataclasses.MISSING:
         return repr(field.default)
-    if field.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return repr(field.default_factory())  # type: ignore[misc]
+    if field.default_factory is not dataclasses.MISSING:
+        return repr(field.default_factory())
     return "required"

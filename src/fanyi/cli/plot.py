@@ -32,7 +32,7 @@ PLOTS: list[Callable[[argparse._SubParsersAction], None]] = [
 class _DefaultKind(argparse._SubParsersAction):
     """Sub-commands where an unknown first word means ``DEFAULT`` followed by that word."""
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
         if values and values[0] not in self._name_parser_map.keys():  # noqa: SIM118 (see _AnyName)
             values = [DEFAULT, *values]
         super().__call__(parser, namespace, values, option_string)

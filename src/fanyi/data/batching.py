@@ -123,8 +123,8 @@ class TokenBatchSampler:
 
     def __init__(
         self,
-        src_sizes: Sequence[int],
-        tgt_sizes: Sequence[int],
+        src_sizes: Sequence[int] | np.ndarray,
+        tgt_sizes: Sequence[int] | np.ndarray,
         max_tokens: int,
         seed: int = 0,
         shuffle: bool = True,

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import copy
 import warnings
+from typing import cast
 
 import torch
 from torch import Tensor, nn
 
 from ..model import MultiHeadAttention, Transformer
+from ..model.layers import DecoderLayer
 from .config import DecodeConfig
 
 
@@ -57,7 +59,7 @@ def _linear(weight: Tensor, bias: Tensor) -> nn.Linear:
 def quantize_int8(model: Transformer) -> Transformer:
     """A copy of ``model`` whose linear maps (attention, feed-forward, generator) are int8."""
     model = copy.deepcopy(model).float().eval()
-    for layer in model.decoder.layers:
+    for layer in cast(list[DecoderLayer], model.decoder.layers):
         layer.cross_attn = CrossAttention(layer.cross_attn)
     with warnings.catch_warnings():  # torch 2.9+ deprecates torch.ao in favour of torchao
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -20,6 +20,7 @@ from torch import Tensor
 from ..data import Vocab
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
+from ..model import Transformer
 from ..model_dir import Checkpoint, load_model
 from .config import DecodeConfig
 from .hypothesis import Hypothesis
@@ -81,7 +82,7 @@ class Translator:
 
     def __init__(
         self,
-        model: torch.nn.Module,
+        model: Transformer,
         checkpoint: Checkpoint,
         config: DecodeConfig,
         batch_tokens: int = 4096,

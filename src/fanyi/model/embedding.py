@@ -40,6 +40,8 @@ def sinusoid_table(max_len: int, d_model: int, layout: str = "interleaved") -> T
 class SinusoidalPositionalEncoding(nn.Module):
     """Fixed sinusoids added to the embeddings (§3.5); needs no training."""
 
+    table: Tensor  # max_len x d_model, a buffer
+
     def __init__(self, d_model: int, max_len: int, layout: str = "interleaved") -> None:
         super().__init__()
         self.register_buffer("table", sinusoid_table(max_len, d_model, layout), persistent=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import torch
 from torch import Tensor, nn
 
@@ -82,7 +84,9 @@ class Decoder(nn.Module):
     def start(self, memory: Tensor, src_mask: Tensor | None) -> DecoderState:
         """Project the memory into every layer's encoder-decoder keys/values, once per source."""
         state = DecoderState(len(self.layers), src_mask)
-        for layer, cache in zip(self.layers, state.cross_attn, strict=True):
+        for layer, cache in zip(
+            cast(list[DecoderLayer], self.layers), state.cross_attn, strict=True
+        ):
             cache.fill(*layer.cross_attn.project_key_value(memory))
         return state
 
@@ -92,7 +96,7 @@ class Decoder(nn.Module):
         """Decode new positions only (b x n x d_model), updating ``state``."""
         weights = []
         for layer, self_cache, cross_cache in zip(
-            self.layers, state.self_attn, state.cross_attn, strict=True
+            cast(list[DecoderLayer], self.layers), state.self_attn, state.cross_attn, strict=True
         ):
             x, w = layer.forward_step(x, self_cache, cross_cache, state.src_mask, need_weights)
             if w is not None:

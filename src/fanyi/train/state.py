@@ -11,7 +11,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -47,7 +47,8 @@ def seed_everything(seed: int) -> None:
 def capture_rng() -> dict[str, Any]:
     """Python, NumPy and torch (CPU, CUDA) generator states."""
     version, internal, gauss = random.getstate()
-    name, keys, pos, has_gauss, cached = np.random.get_state()
+    numpy_state = cast(tuple[str, np.ndarray, int, int, float], np.random.get_state(legacy=True))
+    name, keys, pos, has_gauss, cached = numpy_state
     state = {
         "python": [version, list(internal), gauss],
         "numpy": [name, keys.tolist(), pos, has_gauss, cached],

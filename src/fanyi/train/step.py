@@ -9,10 +9,11 @@ import contextlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import torch
 from torch import nn
+from torch.nn.parallel import DistributedDataParallel
 
 from ..data import Batch
 from .distributed import Distributed
@@ -67,7 +68,8 @@ def accumulate_gradients(
     for i, batch in enumerate(batches):
         batch = batch.to(dist.device)
         last = i == len(batches) - 1
-        sync = contextlib.nullcontext() if last or dist.world_size == 1 else model.no_sync()
+        alone = last or dist.world_size == 1
+        sync = contextlib.nullcontext() if alone else cast(DistributedDataParallel, model).no_sync()
         with sync:
             with autocast:
                 log_probs = model(batch.src, batch.tgt_in)
