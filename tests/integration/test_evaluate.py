@@ -7,6 +7,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU, CHRF
 
+from fanyi import Translator
 from fanyi.cli import main
 from fanyi.evaluate import score
 from fanyi.lang import split_tag
@@ -109,3 +110,17 @@ def test_references_of_another_length_are_refused(tmp_path, capsys):
     hyp, ref = write(tmp_path / "h", ["a", "b"]), write(tmp_path / "r", ["a"])
     assert main(["evaluate", "--hyp", hyp, "--ref", ref]) == 2
     assert "reference 1 has 1 lines" in capsys.readouterr().err
+
+
+def test_cli_scores_a_prepared_split_into_one_language(model_dir, test_sets, capsys):
+    data = str(Path(model_dir).parents[1] / "data")
+    flags = ["--threads", "1", "--beam", "2", "--json"]
+    assert main(["evaluate", "-m", str(model_dir), "--data", data, "--to", "zh", *flags]) == 0
+    report = json.loads(capsys.readouterr().out)
+    translator = Translator.load(model_dir, beam=2)
+    sources, reference = test_sets["zh"]
+    hypotheses = translator.translate(sources, to="zh")
+    assert report["bleu"] == round(score(hypotheses, [reference], "zh").bleu, 2)
+    assert "tok:zh" in report["bleu_signature"]
+    assert main(["evaluate", "-m", str(model_dir), "--data", data, "--to", "de"]) == 2
+    assert "not 'de'" in capsys.readouterr().err

@@ -1,14 +1,17 @@
 """``fanyi translate``: translate text from stdin, a file, or ``--text``; one line out per line in.
 
-Every sentence of a line is translated (the line is cut into sentences and their translations
-joined again). Every DecodeConfig key is a flag (``--beam 5 --length-penalty 1.0 --dtype bf16``),
-on top of ``--config FILE`` (YAML of DecodeConfig keys). From stdin each line is answered as soon as it arrives (lines already waiting are translated
+Every sentence of a line is translated: the line is cut into sentences, and their translations
+are joined again. Every DecodeConfig key is a flag (``--beam 5 --length-penalty 1.0 --dtype
+bf16``), on top of ``--config FILE`` (YAML of DecodeConfig keys).
+
+From stdin each line is answered as soon as it arrives (lines already waiting are translated
 together), so another program can talk to it line by line, as with ``fairseq-interactive``. A
 file is read in chunks and batched by tokens. An empty line gives an empty line.
 
 With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| score`` (i: the
 0-based input line; score: log-probability over the GNMT length penalty, best first), as in
-Moses' n-best lists; an empty input line gives one line with an empty translation and score 0.
+Moses' n-best lists; a line of several sentences gives one (their best translations joined), an
+empty input line one with an empty translation and score 0.
 """
 
 from __future__ import annotations
