@@ -36,6 +36,15 @@ def run_benchmark(name: str, *args: str, env: dict | None = None) -> subprocess.
     )
 
 
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Every test starts on one thread: a command run in-process sets the process's threads
+    (``--threads``, default every core), and results computed on two threads differ in the last
+    bits from those of a subprocess on one."""
+    torch.set_num_threads(1)
+    yield
+
+
 @pytest.fixture
 def data_dir(monkeypatch) -> Path:
     """The corpora folder, also as ``$FANYI_DATA`` for configs that name ``${FANYI_DATA}``."""

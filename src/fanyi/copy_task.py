@@ -34,7 +34,9 @@ class CopyTaskConfig:
     warmup: int = 100
     lr_factor: float = 0.25
     label_smoothing: float = 0.1
-    clip_norm: float | None = 1.0
+    # Unclipped, as the demo always learned: clipping at 1.0 slowed it to 82% copied after 1000
+    # steps on two threads (100% on one).
+    clip_norm: float | None = None
     seed: int = 0
     d_model: int = 64
     d_ff: int = 256

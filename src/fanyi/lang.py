@@ -213,68 +213,12 @@ _CLAUSE_END = re.compile(r"(?<=[;；])\s*")
 # Words that end in a period without ending the sentence (lower case, without the final dot).
 ABBREVIATIONS = {
     "en": frozenset(
-        [
-            "mr",
-            "mrs",
-            "ms",
-            "dr",
-            "prof",
-            "st",
-            "jr",
-            "sr",
-            "vs",
-            "etc",
-            "e.g",
-            "i.e",
-            "cf",
-            "approx",
-            "fig",
-            "inc",
-            "ltd",
-            "jan",
-            "feb",
-            "mar",
-            "apr",
-            "jun",
-            "jul",
-            "aug",
-            "sep",
-            "sept",
-            "oct",
-            "nov",
-            "dec",
-        ]
+        "mr mrs ms dr prof st jr sr vs etc e.g i.e cf approx fig inc ltd "  # noqa: SIM905
+        "jan feb mar apr jun jul aug sep sept oct nov dec".split()
     ),
     "de": frozenset(
-        [
-            "dr",
-            "prof",
-            "hr",
-            "fr",
-            "frl",
-            "nr",
-            "str",
-            "ca",
-            "bzw",
-            "usw",
-            "z.b",
-            "vgl",
-            "u.a",
-            "etc",
-            "ggf",
-            "evtl",
-            "jan",
-            "feb",
-            "apr",
-            "jun",
-            "jul",
-            "aug",
-            "sep",
-            "sept",
-            "okt",
-            "nov",
-            "dez",
-        ]
+        "dr prof hr fr frl nr str ca bzw usw z.b vgl u.a etc ggf evtl "  # noqa: SIM905
+        "jan feb apr jun jul aug sep sept okt nov dez".split()
     ),
 }
 _ANY_ABBREVIATION = frozenset().union(*ABBREVIATIONS.values())
