@@ -12,6 +12,8 @@ import matplotlib.pyplot as plt
 
 from .train.log import read_log
 
+CURVES_FILE = "curves.png"  # in the run directory, unless another file is named
+
 
 def _series(records: list[dict[str, Any]], kind: str, key: str) -> tuple[list, list]:
     points = [(r["step"], r[key]) for r in records if r["kind"] == kind and key in r]
@@ -21,7 +23,7 @@ def _series(records: list[dict[str, Any]], kind: str, key: str) -> tuple[list, l
 def plot_curves(run_dir: str | Path, out: str | Path | None = None) -> Path:
     """Loss (train and dev), dev BLEU/chrF and learning rate against the step, as a PNG."""
     records = read_log(run_dir)
-    out = Path(out) if out else Path(run_dir) / "curves.png"
+    out = Path(out) if out else Path(run_dir) / CURVES_FILE
     fig, (loss_ax, score_ax, lr_ax) = plt.subplots(1, 3, figsize=(15, 4), constrained_layout=True)
     loss_ax.plot(*_series(records, "train", "loss"), label="train (label-smoothed)")
     loss_ax.plot(*_series(records, "valid", "dev_loss"), "o-", label="dev (label-smoothed)")

@@ -33,6 +33,7 @@ from .train import TrainConfig
 from .train.log import read_log
 
 RECIPES = Path("configs") / "recipes"
+TRAIN_CONFIG_FILE = "train.yaml"  # in the run directory: the merged training config
 
 
 @dataclass
@@ -118,7 +119,7 @@ def train_config(recipe: Recipe, data_dir: str, options: RunOptions) -> TrainCon
 
 
 def run_training(cfg: TrainConfig) -> float:
-    """``fanyi train`` on ``cfg`` (saved as RUN/train.yaml) in a child process; its seconds.
+    """``fanyi train`` on ``cfg`` (saved as RUN/TRAIN_CONFIG_FILE) in a child process; its seconds.
 
     A child process, as a user would run it: ``fanyi train`` preloads tcmalloc when installed.
     """
@@ -126,9 +127,9 @@ def run_training(cfg: TrainConfig) -> float:
     if (run / INDEX_FILE).exists():
         raise ValueError(f"{run} already holds a run: remove it, or choose another --out")
     run.mkdir(parents=True, exist_ok=True)
-    save_yaml(cfg, run / "train.yaml")
+    save_yaml(cfg, run / TRAIN_CONFIG_FILE)
     start = time.perf_counter()
-    command = [sys.executable, "-m", "fanyi", "train", "--config", str(run / "train.yaml")]
+    command = [sys.executable, "-m", "fanyi", "train", "--config", str(run / TRAIN_CONFIG_FILE)]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
@@ -210,7 +211,7 @@ def _trained(cfg: TrainConfig, options: RunOptions) -> tuple[TrainConfig, float 
         return cfg, run_training(cfg)
     if not (run / INDEX_FILE).exists():
         raise ValueError(f"--rescore: {run} holds no run")
-    return load_yaml(TrainConfig, run / "train.yaml"), None
+    return load_yaml(TrainConfig, run / TRAIN_CONFIG_FILE), None
 
 
 def run_recipe(name: str, options: RunOptions) -> dict[str, Any]:
