@@ -24,6 +24,7 @@ from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.evaluate import score
 from fanyi.interop.export_ct2 import export_ctranslate2
+from fanyi.runtime import set_threads
 
 ENGINES = ("fanyi-fp32", "ct2-float32", "ct2-int8")
 
@@ -42,8 +43,9 @@ def split_direction(split: Path, to: str, limit: int | None) -> tuple[list[str],
 def translators(
     model: str, exports: dict[str, Path], threads: int, args: argparse.Namespace
 ) -> dict:
-    """One loaded translator per engine, on ``threads`` threads."""
-    options = {"threads": threads, "beam": args.beam, "length_penalty": args.length_penalty}
+    """One loaded translator per engine, on ``threads`` threads (torch's and CTranslate2's)."""
+    set_threads(threads)  # fanyi's for every call, CTranslate2's intra_threads at loading
+    options = {"beam": args.beam, "length_penalty": args.length_penalty}
     return {
         "fanyi-fp32": Translator.load(model, **options),
         "ct2-float32": CTranslate2Translator.load(exports["float32"], **options),

@@ -51,3 +51,22 @@ def data_dir(monkeypatch) -> Path:
     path = corpora()
     monkeypatch.setenv("FANYI_DATA", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def bundled_test_pairs() -> list[tuple[str, str]]:
+    """The bundled model's 1,000 held-out test pairs (Chinese, English), cleaned as ``fanyi
+    prepare`` cleans them: the test split of its own data config, kept as their original Tatoeba
+    lines in tests/fixtures/data (scripts/make_test_slices.py)."""
+    import yaml
+
+    from fanyi.data import DataConfig
+    from fanyi.decode.translator import BUNDLED
+    from fanyi.lang import Normalizer
+
+    sections = yaml.safe_load((BUNDLED / "config.yaml").read_text(encoding="utf-8"))
+    config = DataConfig(**sections["data"])
+    zh, en = (Normalizer(lang, config.nfkc, config.t2s) for lang in ("zh", "en"))
+    lines = (FIXTURE_CORPORA / "tatoeba-cmn-eng" / "bundled-test.txt").read_text(encoding="utf-8")
+    columns = [line.split("\t") for line in lines.splitlines()]
+    return [(zh(c[config.columns["zh"]]), en(c[config.columns["en"]])) for c in columns]

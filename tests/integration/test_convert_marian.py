@@ -21,7 +21,7 @@ from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import Translator
 from fanyi.interop import marian
 from fanyi.interop.convert import read_weights
-from fanyi.train.checkpoint import load_model
+from fanyi.model_dir import load_model
 from hf_reference import generate
 from tiny_marian import build, corpus
 
@@ -58,7 +58,7 @@ def test_log_probs_equal_transformers(converted):
 def test_translations_equal_generate(converted, beam):
     reference, tokenizer, directory = converted
     texts = corpus(100, seed=1)[0]
-    translator = Translator.load(directory, threads=1, beam=beam, length_penalty=0.0)
+    translator = Translator.load(directory, beam=beam, length_penalty=0.0)
     ours = translator.translations(texts, n_best=beam)
     sources = [tokenizer(text).input_ids for text in texts]
     assert sources == [translator.source_ids(text, "en") for text in texts]
@@ -80,10 +80,8 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
     assert main(["export", str(directory), "--to", "ctranslate2", "-o", str(tmp_path / "ct2")]) == 0
     texts = corpus(100, seed=1)[0]
     for beam, floor in ((1, 100), (4, 90)):
-        ours = Translator.load(directory, threads=1, beam=beam, length_penalty=0.0)
-        theirs = CTranslate2Translator.load(
-            tmp_path / "ct2", threads=1, beam=beam, length_penalty=0.0
-        )
+        ours = Translator.load(directory, beam=beam, length_penalty=0.0)
+        theirs = CTranslate2Translator.load(tmp_path / "ct2", beam=beam, length_penalty=0.0)
         same = sum(
             a == b for a, b in zip(ours.translate(texts), theirs.translate(texts), strict=True)
         )
@@ -92,7 +90,7 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
 
 def test_attention_maps_of_a_converted_model(converted):
     _, _, directory = converted
-    translator = Translator.load(directory, threads=1, beam=2)
+    translator = Translator.load(directory, beam=2)
     maps = translator.cross_attention("bakomu rizo")
     assert maps.weights.shape[:2] == (2, 4)  # N_dec x h
     assert maps.weights.shape[2:] == (len(maps.target_tokens), len(maps.source_tokens))

@@ -1,8 +1,8 @@
 """``fanyi export`` of the bundled model: CTranslate2 translates as fanyi does, and transformers
 loads the MarianMT export and ``generate``s fanyi's translations.
 
-The sentences are the golden ones (not in Tatoeba) and, when the shared corpus is there, the
-first 100 test sentences each way (transformers sees every fifth); ``benchmarks/engines.py`` and docs/interop.md have the whole
+The sentences are the golden ones (not in Tatoeba) and the first 100 test sentences each way
+(transformers sees every fifth); ``benchmarks/engines.py`` and docs/interop.md have the whole
 test split (1,000 each way: every translation identical, int8 BLEU within 0.25).
 """
 
@@ -17,14 +17,13 @@ import torch
 from fastapi.testclient import TestClient
 from transformers import MarianMTModel, MarianTokenizer
 
-from conftest import shared_data_dir
 from fanyi.cli import main
 from fanyi.decode import decode
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.evaluate import score
+from fanyi.model_dir import load_model
 from fanyi.serve import create_app
-from fanyi.train.checkpoint import load_model
 from hf_reference import generate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,22 +51,17 @@ def exported(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def sentences(request):
-    """(text, target language) pairs: the golden sentences, and test sentences if available."""
+def sentences(bundled_test_pairs):
+    """(text, target language) pairs: the golden sentences and 100 test sentences each way."""
     pairs = [(s, "zh" if s.isascii() else "en") for s in golden_sentences()]
-    if (shared_data_dir() / "tatoeba-cmn-eng" / "cmn.txt").is_file():
-        split = request.getfixturevalue("bundled_data")  # conftest: the bundled model's split
-        tagged = (split / "test.src").read_text(encoding="utf-8").splitlines()
-        for to in ("en", "zh"):
-            tag = f"<2{to}> "
-            pairs += [(s.removeprefix(tag), to) for s in tagged if s.startswith(tag)][:100]
-    return pairs
+    pairs += [(zh, "en") for zh, _ in bundled_test_pairs[:100]]
+    return pairs + [(en, "zh") for _, en in bundled_test_pairs[:100]]
 
 
 @pytest.mark.parametrize("beam", [1, 5])
 def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
-    fanyi = Translator.load(threads=1)
-    ctranslate2 = CTranslate2Translator.load(exported["float32"], threads=1)
+    fanyi = Translator.load()
+    ctranslate2 = CTranslate2Translator.load(exported["float32"])
     for to in ("en", "zh"):
         texts = [s for s, lang in sentences if lang == to]
         ours = fanyi.translations(texts, to=to, beam=beam)
@@ -82,8 +76,8 @@ def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
 
 def test_ctranslate2_int8_stays_close(exported, sentences):
     texts = [s for s, _ in sentences]
-    reference = CTranslate2Translator.load(exported["float32"], threads=1).translate(texts)
-    quantized = CTranslate2Translator.load(exported["int8"], threads=1).translate(texts)
+    reference = CTranslate2Translator.load(exported["float32"]).translate(texts)
+    quantized = CTranslate2Translator.load(exported["int8"]).translate(texts)
     agreement = score(quantized, [reference], "en")  # BLEU of int8 against float32
     assert agreement.bleu > 70, agreement
 
@@ -102,10 +96,8 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
     src = tmp_path / "in.txt"
     src.write_text("\n".join(texts) + "\n", encoding="utf-8")
     assert main([*args, "-i", str(src)]) == 0
-    assert capsys.readouterr().out.splitlines() == Translator.load(threads=1, beam=5).translate(
-        texts
-    )
-    app = create_app(CTranslate2Translator.load(exported["float32"], threads=1))
+    assert capsys.readouterr().out.splitlines() == Translator.load(beam=5).translate(texts)
+    app = create_app(CTranslate2Translator.load(exported["float32"]))
     with TestClient(app) as client:
         response = client.post(
             "/translate", json={"text": texts, "beam": 2, "n_best": 2, "attention": True}
@@ -120,7 +112,7 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
 
 def test_huggingface_export_generates_fanyi_translations(exported, sentences):
     sentences = sentences[:20] + sentences[20::5]
-    translator = Translator.load(threads=1)
+    translator = Translator.load()
     marian = MarianMTModel.from_pretrained(exported["huggingface"]).eval()
     tokenizer = MarianTokenizer.from_pretrained(exported["huggingface"])
     sources = [translator.source_ids(text, to) for text, to in sentences]
@@ -145,7 +137,7 @@ def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences
     assert main(["convert", str(exported["huggingface"]), "-o", str(tmp_path / "back")]) == 0
     back, checkpoint = load_model(tmp_path / "back")
     assert checkpoint.model.sinusoid_layout == "concat"  # Marian's layout, features permuted
-    translator = Translator.load(threads=1)
+    translator = Translator.load()
     sources = [translator.source_ids(text, to) for text, to in sentences]
     for ids in sources:
         src = torch.tensor([ids])

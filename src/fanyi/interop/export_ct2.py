@@ -14,13 +14,15 @@ from __future__ import annotations
 import math
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from torch import nn
 
 from ..data.vocab import Vocab, model_vocabularies
-from ..model import Transformer
-from ..model.embedding import sinusoid_table
+from ..model import MultiHeadAttention, Transformer
+from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoid_table
+from ..model.feed_forward import PositionwiseFeedForward
+from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
 from ..model_dir import CONFIG_FILE, Checkpoint, load_model
 from .export_hf import fresh_directory
 
@@ -77,13 +79,17 @@ def transformer_spec(model: Transformer) -> Any:
     )
     for stack, embed in ((spec.encoder, model.src_embed), (spec.decoder, model.tgt_embed)):
         set_input(stack, embed, model)
-    for layer, ours in zip(spec.encoder.layer, model.encoder.layers, strict=True):
-        set_attention(layer.self_attention, ours.self_attn, ours.sublayers[0].norm)
-        set_feed_forward(layer.ffn, ours.feed_forward, ours.sublayers[1].norm)
-    for layer, ours in zip(spec.decoder.layer, model.decoder.layers, strict=True):
-        set_attention(layer.self_attention, ours.self_attn, ours.sublayers[0].norm)
-        set_attention(layer.attention, ours.cross_attn, ours.sublayers[1].norm, cross=True)
-        set_feed_forward(layer.ffn, ours.feed_forward, ours.sublayers[2].norm)
+    for layer, ours in zip(
+        spec.encoder.layer, cast(list[EncoderLayer], model.encoder.layers), strict=True
+    ):
+        set_attention(layer.self_attention, ours.self_attn, norm_of(ours, 0))
+        set_feed_forward(layer.ffn, ours.feed_forward, norm_of(ours, 1))
+    for layer, theirs in zip(
+        spec.decoder.layer, cast(list[DecoderLayer], model.decoder.layers), strict=True
+    ):
+        set_attention(layer.self_attention, theirs.self_attn, norm_of(theirs, 0))
+        set_attention(layer.attention, theirs.cross_attn, norm_of(theirs, 1), cross=True)
+        set_feed_forward(layer.ffn, theirs.feed_forward, norm_of(theirs, 2))
     set_linear(spec.decoder.projection, model.generator.proj)
     if c.has_final_norm:
         set_norm(spec.encoder.layer_norm, model.encoder.norm)
@@ -91,7 +97,12 @@ def transformer_spec(model: Transformer) -> Any:
     return spec
 
 
-def set_input(stack: Any, embed: nn.Module, model: Transformer) -> None:
+def norm_of(layer: EncoderLayer | DecoderLayer, i: int) -> nn.Module:
+    """The LayerNorm of sub-layer ``i`` of ``layer``."""
+    return cast(SublayerConnection, layer.sublayers[i]).norm
+
+
+def set_input(stack: Any, embed: InputEmbedding, model: Transformer) -> None:
     """Token embeddings, their scale and the positional table of one stack."""
     c = model.config
     weight = embed.embeddings.lut.weight
@@ -100,13 +111,15 @@ def set_input(stack: Any, embed: nn.Module, model: Transformer) -> None:
     ).weight = weight
     stack.scale_embeddings = math.sqrt(c.d_model) if c.scale_embeddings else 1.0
     if c.positional == "learned":
-        table = embed.positional.table.weight
+        table = cast(LearnedPositionalEncoding, embed.positional).table.weight
     else:
         table = sinusoid_table(c.max_len, c.d_model, c.sinusoid_layout)
     stack.position_encodings.encodings = table
 
 
-def set_attention(spec: Any, attention: nn.Module, norm: nn.LayerNorm, cross: bool = False) -> None:
+def set_attention(
+    spec: Any, attention: MultiHeadAttention, norm: nn.Module, cross: bool = False
+) -> None:
     """Q/K/V as one map (self-attention) or Q and K/V (cross-attention), output map, its norm."""
     weight, bias, d = attention.in_proj.weight, attention.in_proj.bias, attention.d_model
     parts = [(weight[:d], bias[:d]), (weight[d:], bias[d:])] if cross else [(weight, bias)]
@@ -116,17 +129,17 @@ def set_attention(spec: Any, attention: nn.Module, norm: nn.LayerNorm, cross: bo
     set_norm(spec.layer_norm, norm)
 
 
-def set_feed_forward(spec: Any, feed_forward: nn.Module, norm: nn.LayerNorm) -> None:
+def set_feed_forward(spec: Any, feed_forward: PositionwiseFeedForward, norm: nn.Module) -> None:
     set_linear(spec.linear_0, feed_forward.w_1)
     set_linear(spec.linear_1, feed_forward.w_2)
     set_norm(spec.layer_norm, norm)
 
 
-def set_linear(spec: Any, linear: nn.Linear) -> None:
+def set_linear(spec: Any, linear: nn.Module) -> None:
     spec.weight, spec.bias = linear.weight, linear.bias
 
 
-def set_norm(spec: Any, norm: nn.LayerNorm) -> None:
+def set_norm(spec: Any, norm: nn.Module) -> None:
     spec.gamma, spec.beta = norm.weight, norm.bias
 
 

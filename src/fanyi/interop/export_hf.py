@@ -44,8 +44,8 @@ def export_huggingface(model_dir: str | Path, out: str | Path) -> Path:
     (out / VOCAB_JSON).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
     files = [str(out / name) for name in (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)]
     data = checkpoint.data
-    tokenizer = MarianTokenizer(
-        *files,
+    tokenizer = MarianTokenizer(  # type: ignore[misc]  # its files are positional
+        *files,  # type: ignore[arg-type]
         source_lang=data.src_lang,
         target_lang=data.tgt_lang,
         model_max_length=config.max_position_embeddings,

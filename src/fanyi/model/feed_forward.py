@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch.nn.functional as F
 from torch import Tensor, nn
 
 # eq. 2 uses ReLU; other Transformers (MarianMT: swish) use another activation in its place.
-ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu, "swish": F.silu}
+ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {
+    "relu": F.relu,
+    "gelu": F.gelu,
+    "swish": F.silu,
+}
 
 
 class PositionwiseFeedForward(nn.Module):
