@@ -20,6 +20,7 @@ from fanyi.train.state import (
     check_resumable,
     load_training_state,
     restore_rng,
+    saved_train_config,
     write_training_state,
 )
 from tiny_model import tiny_config
@@ -180,3 +181,16 @@ def test_averaged_model_stored_in_fp16_is_half_the_size_and_loads(tmp_path):
     expected = (models[0].state_dict()[name] + models[1].state_dict()[name]) / 2
     assert model.state_dict()[name].dtype == torch.float32
     torch.testing.assert_close(model.state_dict()[name], expected.half().float(), rtol=0, atol=0)
+
+
+def test_a_checkpoint_of_the_old_train_config_can_still_be_resumed(tmp_path):
+    _, path = _write(tmp_path)
+    sections = yaml.safe_load((path / ckpt.CONFIG_FILE).read_text())
+    sections["train"] |= {"model_config": None, "model": {"d_model": 16, "h": 2}}  # as written
+    (path / ckpt.CONFIG_FILE).write_text(yaml.safe_dump(sections))
+    saved = saved_train_config(ckpt.read_checkpoint(path))
+    assert (saved.model.d_model, saved.model.h) == (16, 2)
+    sections["train"]["model_config"] = "model.yaml"  # a file named: not silently ignored
+    (path / ckpt.CONFIG_FILE).write_text(yaml.safe_dump(sections))
+    with pytest.raises(ValueError, match="model_config"):
+        saved_train_config(ckpt.read_checkpoint(path))

@@ -119,10 +119,17 @@ def load_training_state(model_dir: str | Path) -> dict[str, Any]:
 
 
 def saved_train_config(checkpoint: Checkpoint) -> TrainConfig:
-    """The TrainConfig a checkpoint was trained with (a clear error for one that was not)."""
+    """The TrainConfig a checkpoint was trained with (a clear error for one that was not).
+
+    Checkpoints written before ``model`` became a ModelConfig also name ``model_config: null``
+    (a model YAML file, since removed); that key is dropped so that they can still be resumed.
+    """
     if checkpoint.train is None:
         raise ValueError(f"{checkpoint.path} has no training config: it cannot be resumed")
-    return config_io.from_dict(TrainConfig, checkpoint.train)
+    values = dict(checkpoint.train)
+    if values.get("model_config", "absent") is None:
+        del values["model_config"]
+    return config_io.from_dict(TrainConfig, values)
 
 
 def check_resumable(saved: TrainConfig, now: TrainConfig) -> None:
