@@ -58,7 +58,7 @@ def reference_beam(
         for prefix, log_p in live:
             with torch.no_grad():
                 log_probs = MODEL(src, torch.tensor([[BOS, *prefix]]))[0, -1].tolist()
-            allowed = [EOS] if step >= limit else range(V)
+            allowed = [EOS] if step >= limit else range(1, V)  # padding (0) is never generated
             candidates += [(log_p + log_probs[t], prefix, t) for t in allowed]
         candidates = sorted(candidates, key=lambda c: -c[0])[: 2 * k]
         for log_p, prefix, token in candidates[:k]:
