@@ -42,6 +42,12 @@ def directions(data: Path, split: str) -> tuple[dict[str, list[tuple[str, str]]]
     return by_target, (config.src_lang, config.tgt_lang)
 
 
+def tsv_directions(path: str, langs: tuple[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """Both directions of a TSV of (langs[0], langs[1]) pairs, by target language."""
+    pairs = [tuple(line.split("\t")[:2]) for line in read_lines(path)]
+    return {langs[1]: [(a, b) for a, b in pairs], langs[0]: [(b, a) for a, b in pairs]}
+
+
 def paragraphs(
     pairs: list[tuple[str, str]], langs: tuple[str, str], lo: int, hi: int, seed: int
 ) -> list[tuple[str, str]]:
@@ -80,6 +86,8 @@ def main() -> None:
     parser.add_argument("--model", help="model directory (default: the bundled model)")
     parser.add_argument("--data", default="data/tatoeba-bi", help="a prepared data directory")
     parser.add_argument("--split", default="test")
+    parser.add_argument("--pairs", help="a TSV of pairs instead of --data (both directions)")
+    parser.add_argument("--langs", default="zh,en", help="--pairs: the languages of its columns")
     parser.add_argument("--min", type=int, default=2, help="fewest sentences in a paragraph")
     parser.add_argument("--max", type=int, default=4, help="most sentences in a paragraph")
     parser.add_argument("--limit", type=int, help="first N sentences of each direction")
@@ -90,7 +98,11 @@ def main() -> None:
     args.span = (args.min, args.max, args.seed)
     set_threads(args.threads)
     translator = Translator.load(args.model)
-    by_target, langs = directions(Path(args.data), args.split)
+    if args.pairs:
+        langs = tuple(args.langs.split(","))
+        by_target = tsv_directions(args.pairs, langs)
+    else:
+        by_target, langs = directions(Path(args.data), args.split)
     results = {}
     for to, pairs in sorted(by_target.items()):
         source_lang = langs[0] if to == langs[1] else langs[1]
