@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import platform
+import socket
 import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import torch
@@ -85,3 +90,45 @@ def interleaved(
 def emit(result: dict) -> None:
     """The last line of every benchmark: all figures as one JSON object."""
     print(json.dumps(result, ensure_ascii=False, sort_keys=True))
+
+
+@contextmanager
+def fanyi_server(*args: str, log: Path) -> Iterator[str]:
+    """``fanyi serve ARGS`` in a subprocess on a free 127.0.0.1 port (its output to ``log``),
+    ready to answer; yields its base URL and stops it afterwards."""
+    import httpx  # the benchmarks that serve need it; the others do not
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "fanyi", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with open(log, "wb") as output:
+        server = subprocess.Popen([*command, *args], stdout=output, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"fanyi serve did not start; see {log}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    """Count, p50, p95, p99 and max of ``values`` (seconds), rounded to milliseconds."""
+    if not values:
+        return {"count": 0}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:  # nearest rank
+        return round(ordered[max(0, math.ceil(q * len(ordered)) - 1)], 3)
+
+    return {"count": len(ordered), "p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": at(1.0)}

@@ -3,10 +3,11 @@
 A model directory holds ``model.safetensors`` (each shared tensor stored once), ``config.yaml``
 (sections ``model``, ``data``, ``train``, ``vocab``, ``checkpoint``) and the SentencePiece
 model(s); a checkpoint of a run also holds its resume state (written by ``fanyi.train``). A
-directory is written complete under a temporary name, then renamed into place; a run directory's
-``checkpoints.json`` (replaced atomically) names its ``last`` and ``best`` checkpoints. A crash at
-any moment therefore leaves the previous checkpoint loadable. Nothing is ever unpickled: pickle
-files are refused, since loading one can run code.
+directory is written complete under a temporary name, then renamed into place (swapped in one
+step where one stands: ``fanyi.atomic``); a run directory's ``checkpoints.json`` (replaced
+atomically) names its ``last`` and ``best`` checkpoints. A crash at any moment therefore leaves
+the previous checkpoint loadable. Nothing is ever unpickled: pickle files are refused, since
+loading one can run code.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from typing import Any
 
 import torch
 import yaml
-from safetensors import safe_open
+from safetensors import SafetensorError, safe_open
 from safetensors.torch import save_file
 from torch import Tensor
 
 from . import config as config_io
+from .atomic import replace_dir
 from .data import DataConfig
 from .model import ModelConfig, Transformer, build_model
 
@@ -97,9 +99,7 @@ def write_model_dir(
     if extra is not None:
         extra(tmp)
     _fsync_dir_files(tmp)
-    if path.exists():  # an unreferenced leftover of an interrupted run (never `last`)
-        shutil.rmtree(path)
-    os.replace(tmp, path)
+    replace_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
     _fsync(path.parent)
     return path
 
@@ -152,9 +152,12 @@ def refuse_pickle(path: Path) -> None:
 
 def read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
     refuse_pickle(path)
-    with safe_open(str(path), framework="pt") as f:
-        metadata = f.metadata() or {}
-        return {k: f.get_tensor(k) for k in f.keys()}, metadata  # noqa: SIM118
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            metadata = f.metadata() or {}
+            return {k: f.get_tensor(k) for k in f.keys()}, metadata  # noqa: SIM118
+    except SafetensorError as error:  # empty, truncated, not safetensors at all
+        raise ValueError(f"{path}: not a readable safetensors file ({error})") from None
 
 
 def resolve(path: str | Path, which: str = "best") -> Path:
@@ -189,15 +192,36 @@ def read_checkpoint(path: str | Path, which: str = "best") -> Checkpoint:
 def read_config(path: Path) -> Checkpoint:
     """The ``config.yaml`` of directory ``path``, whatever holds its weights (an exported
     CTranslate2 model keeps fanyi's configs and vocabularies beside its own files)."""
-    sections = yaml.safe_load((path / CONFIG_FILE).read_text(encoding="utf-8"))
-    return Checkpoint(
-        path=path,
-        model=config_io.from_dict(ModelConfig, sections["model"]),
-        data=config_io.from_dict(DataConfig, sections["data"]),
-        train=sections.get("train"),
-        vocab=sections["vocab"],
-        info=sections.get("checkpoint", {}),
-    )
+    sections = _read_sections(path / CONFIG_FILE)
+    try:
+        return Checkpoint(
+            path=path,
+            model=config_io.from_dict(ModelConfig, sections["model"]),
+            data=config_io.from_dict(DataConfig, sections["data"]),
+            train=sections.get("train"),
+            vocab=sections["vocab"],
+            info=sections.get("checkpoint", {}),
+        )
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{path / CONFIG_FILE}: {error}") from None
+
+
+def _read_sections(config: Path) -> dict[str, Any]:
+    """``config.yaml`` as a mapping with ``model``, ``data`` and ``vocab`` sections, whose
+    vocabulary files lie inside the model directory (a clear ValueError otherwise)."""
+    try:
+        sections = yaml.safe_load(config.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise ValueError(f"{config}: not valid YAML ({error})".replace("\n", " ")) from None
+    needed = ("model", "data", "vocab")
+    if not isinstance(sections, dict) or not all(isinstance(sections.get(k), dict) for k in needed):
+        raise ValueError(f"{config}: expected a mapping with sections {', '.join(needed)}")
+    home = config.parent.resolve()
+    for key in ("src_model", "tgt_model", "ids"):  # ids: a piece → id table, where there is one
+        name = sections["vocab"].get(key)
+        if name is not None and not (home / str(name)).resolve().is_relative_to(home):
+            raise ValueError(f"{config}: vocabulary {name} is outside the model directory")
+    return sections
 
 
 def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:

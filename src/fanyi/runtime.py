@@ -85,3 +85,23 @@ def training_process(device: str, threads: int | None) -> Iterator[torch.device]
     finally:
         if torch_dist.is_initialized():
             torch_dist.destroy_process_group()
+
+
+def check_device(name: str) -> torch.device:
+    """The torch device ``name`` (``cpu``, ``cuda``, ``cuda:1``, ``mps``), refusing one this
+    machine does not have with a one-line ``ValueError``."""
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        device = None
+    if device is None or device.type not in ("cpu", "cuda", "mps"):
+        raise ValueError(f"{name!r} is not a device fanyi runs on (cpu, cuda, cuda:N, mps)")
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise ValueError(f"{name!r}: CUDA is not available on this machine")
+        if device.index is not None and device.index >= count:
+            raise ValueError(f"{name!r}: this machine has {count} CUDA device(s)")
+    if device.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"{name!r}: MPS is not available on this machine")
+    return device

@@ -2,6 +2,7 @@
 never a 500; 32 concurrent clients batched together without errors; /health and OpenAPI."""
 
 import asyncio
+import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -76,6 +77,14 @@ def test_n_best_and_attention(translator):
         b'{"text": ["a"], "n_best": 6}',  # over the default beam
         b'{"text": ["a"], "to": "fr"}',
         b'{"texts": ["a"]}',
+        b'{"text": ["a"], "beam": 1e400}',  # non-finite numbers cannot be echoed as JSON
+        b'{"text": ["a"], "beam": NaN}',
+        b'{"text": ["a"], "n_best": -Infinity}',
+        b'{"text": ["a"], "attention": NaN}',
+        b'{"text": ["a"], "beam": true}',
+        b'{"text": ["ok", "\\udcff"]}',  # a lone surrogate: not Unicode text
+        b'{"text": "\\udcff"}',  # ... echoed back in the 422
+        b'["\\udcff", {"\\ud800": NaN}]',
     ],
 )
 def test_malformed_requests_get_422(translator, content):
@@ -83,6 +92,14 @@ def test_malformed_requests_get_422(translator, content):
     response = post(app, content=content, headers={"Content-Type": "application/json"})
     assert response.status_code == 422, response.text
     assert "detail" in response.json()
+
+
+def test_a_text_that_is_not_unicode_is_named_by_its_index(translator):
+    body = json.dumps({"text": ["ok", "fine", "x\udcff"]}).encode()  # ASCII, escaped
+    headers = {"Content-Type": "application/json"}
+    response = post(create_app(translator, LIMITS), content=body, headers=headers)
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("text[2]: not valid Unicode")
 
 
 def test_a_body_that_is_not_utf8_gets_400(translator):
@@ -156,6 +173,9 @@ def test_health_and_openapi(translator):
     health = asyncio.run(get("/health")).json()
     assert health["status"] == "ok" and health["targets"] == ["en", "zh"]
     assert health["beam"] == translator.config.beam == 5
+    path = translator.checkpoint.path  # run/step-NNNNNNN: shown by name, not where it lies
+    assert health["model"] == f"{path.parent.name}/{path.name}" and str(path) not in str(health)
+    assert (health["busy"], health["decoding"], health["waiting"]) == (False, 0, 0)
     schema = asyncio.run(get("/openapi.json")).json()
     operation = schema["paths"]["/translate"]["post"]
     assert "requestBody" in operation and "200" in operation["responses"]

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from fanyi import Translator
-from fanyi.cli import build_parser
+from fanyi.cli import build_parser, main
 from fanyi.config import from_arguments
 from fanyi.decode import DecodeConfig
 from fanyi.decode.translator import BUNDLED
@@ -40,14 +40,15 @@ def expected(model_dir) -> list[str]:
     return Translator.load(model_dir).translate(LINES, beam=2)
 
 
-def fanyi(*args: str) -> list[str]:
+def fanyi(*args: str | bytes) -> list[str | bytes]:
     return [sys.executable, "-m", "fanyi", "translate", "--threads", "1", *args]
 
 
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+def run(*args: str | bytes, stdin: str | bytes = "") -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}  # output must be UTF-8 regardless
+    data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
-        fanyi(*args), input=stdin.encode(), capture_output=True, env=env, timeout=120, check=False
+        fanyi(*args), input=data, capture_output=True, env=env, timeout=120, check=False
     )
 
 
@@ -188,3 +189,48 @@ def test_decoding_flags_reach_the_search(model_dir):
     short = Translator.load(model_dir, max_len_a=0, max_len_b=1).translations(["我很好。"])[0]
     assert len(short.candidates[0].tokens) <= 2  # one piece at most, then </s>
     assert done.stdout.decode("utf-8") == f"{short.text}\n"
+
+
+BAD_BYTES = "我很好。\n".encode() + b"caf\xe9 \xff\n" + b"Thank you.\n"  # line 2: Latin-1
+
+
+def translate_in_process(
+    monkeypatch, tmp_path, *args: str, stdin: bytes = b""
+) -> tuple[int, bytes]:
+    """``fanyi translate ARGS -o FILE`` in this process, ``stdin`` on a pipe: (status, output)."""
+    read, write = os.pipe()
+    os.write(write, stdin)
+    os.close(write)
+    monkeypatch.setattr(sys, "stdin", open(read))  # noqa: SIM115 (closed below)
+    out = tmp_path / "out.txt"
+    status = main(["translate", "--threads", "1", *args, "-o", str(out)])
+    sys.stdin.close()
+    return status, out.read_bytes()
+
+
+def test_a_line_that_is_not_utf8_gives_an_empty_line_and_a_warning(
+    model_dir, expected, tmp_path, monkeypatch, capsys
+):
+    source = tmp_path / "in.txt"
+    source.write_bytes(BAD_BYTES)
+    want = f"{expected[0]}\n\n{expected[5]}\n".encode()
+    for args, stdin in (((), BAD_BYTES), (("-i", str(source)), b"")):
+        status, out = translate_in_process(
+            monkeypatch, tmp_path, "-m", str(model_dir), "--beam", "2", *args, stdin=stdin
+        )
+        assert (status, out) == (1, want)
+        assert capsys.readouterr().err == "fanyi translate: line 2: invalid UTF-8\n"
+    text = run("-m", str(model_dir), "--text", b"caf\xe9")  # argv bytes: a real process
+    assert text.stdout == b"\n" and text.returncode == 1
+    assert "--text: invalid UTF-8" in text.stderr.decode()
+
+
+def test_lines_are_split_on_newlines_only_everywhere(model_dir, tmp_path, monkeypatch):
+    data = "我很好。\rThank you.\r\n他在哪里？\n".encode()  # a lone CR inside line 1
+    source = tmp_path / "in.txt"
+    source.write_bytes(data)
+    model = ("-m", str(model_dir), "--beam", "1")
+    piped = translate_in_process(monkeypatch, tmp_path, *model, stdin=data)
+    from_file = translate_in_process(monkeypatch, tmp_path, *model, "-i", str(source))
+    assert piped == from_file and piped[0] == 0
+    assert piped[1].count(b"\n") == data.count(b"\n")

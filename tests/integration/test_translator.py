@@ -2,6 +2,8 @@
 
 import pytest
 import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fanyi import Translator
 from fanyi.cli import main
@@ -118,3 +120,26 @@ def test_plot_attention_command(model_dir, tmp_path, capsys):
     flags = ["-m", str(model_dir), "--text", "我很好。", "-o", str(out), "--beam", "2"]
     assert main(["plot", "attention", *flags, "--threads", "1"]) == 0
     assert out.stat().st_size > 10_000 and str(out) in capsys.readouterr().out
+
+
+def test_a_text_that_is_not_unicode_fails_alone(translator):
+    texts = ["我很好。", "bad \udcff text", "Thank you."]
+    with pytest.warns(UserWarning, match=r"text 1: not valid Unicode: a lone surrogate U\+DCFF"):
+        out = translator.translate(texts)
+    assert out == [translator.translate([texts[0]])[0], "", translator.translate([texts[2]])[0]]
+    results = translator.translations(texts)
+    assert [r.error for r in results] == [None, results[1].error, None]
+    assert "U+DCFF at character 4" in results[1].error and results[1].text == ""
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        translator.source_ids(texts[1], "en")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(st.text(st.characters(exclude_categories=()), max_size=20), max_size=4))
+def test_any_strings_give_one_translation_each(translator, texts):
+    results = translator.translations(texts, beam=1)
+    assert [r.source for r in results] == texts
+    for result in results:
+        surrogates = any(0xD800 <= ord(c) <= 0xDFFF for c in result.source)
+        assert (result.error is not None) == surrogates
+        assert isinstance(result.text, str) and result.candidates

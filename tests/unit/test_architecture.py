@@ -10,12 +10,12 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 
-# Bottom to top; a module may import its own layer and those below. The utilities _version and
-# config are leaves; interop maps other formats to and from model directories, beside them;
+# Bottom to top; a module may import its own layer and those below. The utilities _version,
+# config and atomic are leaves; interop maps other formats to and from model directories, beside them;
 # evaluate scores with the Translator and is used by validation; runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
-    ["fanyi._version", "fanyi.config"],
+    ["fanyi._version", "fanyi.config", "fanyi.atomic"],
     ["fanyi.model"],
     ["fanyi.lang"],
     ["fanyi.data"],

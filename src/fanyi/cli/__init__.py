@@ -8,8 +8,13 @@ imported, so that ``fanyi translate`` never loads the trainer (all of them for `
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 
 from .._version import __version__
 
@@ -43,13 +48,48 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; what goes wrong ends in one line on stderr and an exit status:
+    2 for a user's error (a file, a flag), 130 for Ctrl-C (even while torch is being imported),
+    141 without a word when the reader of stdout has gone (``| head -1``), as Unix tools do."""
     argv = sys.argv[1:] if argv is None else argv
-    args = build_parser(argv[0] if argv else None).parse_args(argv)
+    command = "fanyi"
     try:
+        with _leave_at_once_on_ctrl_c():
+            args = build_parser(argv[0] if argv else None).parse_args(argv)  # imports torch
+        command = f"fanyi {args.command}"
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (ValueError, FileNotFoundError) as error:  # user errors: one clear line, no traceback
-        print(f"fanyi {args.command}: error: {error}", file=sys.stderr)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 141
+    except (ValueError, OSError) as error:  # user errors: one clear line, no traceback
+        print(f"{command}: error: {_describe(error)}", file=sys.stderr)
         return 2
+
+
+@contextlib.contextmanager
+def _leave_at_once_on_ctrl_c() -> Iterator[None]:
+    """While modules are imported, Ctrl-C exits at once (130): a KeyboardInterrupt raised in the
+    middle of a library's import can leave it half-initialised, to fail later in odd ways."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _exit_interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _exit_interrupted(signum: int, frame: object) -> None:
+    print("interrupted", file=sys.stderr, flush=True)
+    os._exit(130)
+
+
+def _describe(error: Exception) -> str:
+    """``FILE: reason`` for an operating-system error about a file, else the message."""
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    return str(error)

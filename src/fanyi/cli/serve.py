@@ -24,10 +24,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--max-texts", type=int, default=defaults.max_texts, help="texts per request (413 beyond)"
     )
     parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=defaults.max_tokens,
+        help="source tokens per request, its texts together (413 beyond)",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=defaults.timeout,
-        help="seconds a request may wait for its translation (503 beyond)",
+        help="seconds a request may take (503 beyond; its decoding then stops)",
     )
     parser.set_defaults(func=run)
 
@@ -35,7 +41,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn  # only this command needs it
 
-    limits = Limits(max_chars=args.max_chars, max_texts=args.max_texts, timeout=args.timeout)
+    limits = Limits(
+        max_chars=args.max_chars,
+        max_texts=args.max_texts,
+        max_tokens=args.max_tokens,
+        timeout=args.timeout,
+    )
     app = create_app(load_translator(args), limits)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0

@@ -12,10 +12,11 @@ import argparse
 import ctypes.util
 import os
 import sys
+from pathlib import Path
 
 from .. import config as config_io
 from .. import runtime
-from ..model_dir import read_checkpoint, resolve
+from ..model_dir import INDEX_FILE, read_checkpoint, resolve
 from ..train import TrainConfig, train
 from ..train.state import saved_train_config
 
@@ -50,8 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--resume",
         metavar="DIR",
-        help="continue a run (its last checkpoint) or a checkpoint directory; "
-        "without --config, the run's own training config is used",
+        help="continue a run (its last checkpoint) or a checkpoint directory, writing into "
+        "that run directory (unless --out-dir is given); without --config, the run's own "
+        "training config is used",
     )
     config_io.add_arguments(parser, TrainConfig)
     parser.set_defaults(func=run)
@@ -65,10 +67,21 @@ def run(args: argparse.Namespace) -> int:
         cfg = config_io.override(saved, _given(args))
     else:
         cfg = config_io.from_arguments(TrainConfig, args, args.config)
+    run_dir = None if args.resume is None else run_directory(Path(args.resume))
+    if run_dir is not None and args.out_dir is None:  # a run copied elsewhere goes on there
+        cfg = config_io.override(cfg, {"out_dir": str(run_dir)})
     with runtime.training_process(cfg.device, cfg.threads) as device:
         out = train(cfg, args.resume, device, runtime.resolve_dtype(cfg.dtype, device))
     print(out)
     return 0
+
+
+def run_directory(path: Path) -> Path | None:
+    """The run directory ``path`` is, or holds the checkpoint ``path`` (None: a lone model)."""
+    for candidate in (path, path.parent):
+        if (candidate / INDEX_FILE).is_file():
+            return candidate
+    return None
 
 
 def _given(args: argparse.Namespace) -> dict[str, object]:

@@ -6,7 +6,10 @@ bf16``), on top of ``--config FILE`` (YAML of DecodeConfig keys).
 
 From stdin each line is answered as soon as it arrives (lines already waiting are translated
 together), so another program can talk to it line by line, as with ``fairseq-interactive``. A
-file is read in chunks and batched by tokens. An empty line gives an empty line.
+file is read in chunks and batched by tokens. Lines end at ``\n`` only (a ``\r`` before it is
+dropped; a lone ``\r`` stays inside the line), so output lines match ``wc -l``. An empty line
+gives an empty line; so does a line that is not UTF-8, with the warning ``line N: invalid
+UTF-8`` on stderr, and the exit status is then 1 once every other line is translated.
 
 With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| score`` (i: the
 0-based input line; score: log-probability over the GNMT length penalty, best first), as in
@@ -17,7 +20,6 @@ empty input line one with an empty translation and score 0.
 from __future__ import annotations
 
 import argparse
-import codecs
 import itertools
 import os
 import select
@@ -29,6 +31,7 @@ from .. import config as config_io
 from ..decode import DecodeConfig
 from ..decode.translator import Translation, Translator
 from ..runtime import set_threads
+from .arguments import at_least, device
 
 CHUNK_LINES = 2000  # lines of a file translated (and sorted into batches) at a time
 READ_BYTES = 1 << 16
@@ -42,9 +45,15 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
     if target:
         parser.add_argument("--to", metavar="LANG", help="target language (default: detected)")
     parser.add_argument("--config", metavar="FILE", help="YAML file of DecodeConfig keys")
-    parser.add_argument("--batch-tokens", type=int, default=4096, help="source tokens per batch")
-    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: every core)")
-    parser.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (default cpu)")
+    parser.add_argument(
+        "--batch-tokens", type=at_least(1), default=4096, help="source tokens per batch"
+    )
+    parser.add_argument(
+        "--threads", type=at_least(0), default=0, help="CPU threads (0: every core)"
+    )
+    parser.add_argument(
+        "--device", type=device, default="cpu", help="cpu, cuda or cuda:N (default cpu)"
+    )
     parser.add_argument(
         "--engine",
         choices=["fanyi", "ctranslate2"],
@@ -82,24 +91,57 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     translator = load_translator(args)
+    try:
+        return _translate_lines(args, translator)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        if error.filename is not None:
+            raise
+        name = args.output or "stdout"  # a write failed: say where (a full disk, say)
+        raise OSError(error.errno, error.strerror, name) from None
+
+
+def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
+    """Translate the input line by line into the output; 1 if a line was not UTF-8."""
     out = open(args.output, "w", encoding="utf-8") if args.output else _utf8_stdout()  # noqa: SIM115
     try:
         if args.text is not None:
-            batches: Iterable[list[str]] = [[args.text]]
+            batches: Iterable[list[bytes]] = [[os.fsencode(args.text)]]  # argv's own bytes
         elif args.input:
             batches = _file_chunks(args.input)
         else:
             batches = stdin_batches(sys.stdin.fileno())
-        index = 0
+        index, bad = 0, 0
         for lines in batches:
-            results = translator.translations(lines, args.to)
+            texts = [decode_line(line) for line in lines]
+            results = translator.translations([text or "" for text in texts], args.to)
             out.writelines(format_results(results, index, translator.config.n_best))
             out.flush()
+            for i in (i for i, text in enumerate(texts) if text is None):
+                where = "--text" if args.text is not None else f"line {index + i + 1}"
+                print(f"fanyi translate: {where}: invalid UTF-8", file=sys.stderr)
+                bad += 1
             index += len(lines)
     finally:
         if out is not sys.stdout:
             out.close()
-    return 0
+    return 1 if bad else 0
+
+
+def decode_line(line: bytes) -> str | None:
+    """``line`` as text, or None when it is not UTF-8."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def split_lines(data: bytes) -> tuple[list[bytes], bytes]:
+    """The complete lines of ``data`` (split at ``\n``, a ``\r`` before it dropped) and the
+    unfinished rest."""
+    *lines, rest = data.split(b"\n")
+    return [line.removesuffix(b"\r") for line in lines], rest
 
 
 def format_results(results: list[Translation], first: int, n_best: int) -> list[str]:
@@ -113,11 +155,10 @@ def format_results(results: list[Translation], first: int, n_best: int) -> list[
     ]
 
 
-def stdin_batches(fd: int) -> Iterator[list[str]]:
+def stdin_batches(fd: int) -> Iterator[list[bytes]]:
     """Lines of ``fd`` as they arrive: everything readable without waiting, cut at the last
     newline, is one batch; a final line without a newline comes last."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    pending = ""
+    pending = b""
     while True:
         chunk = os.read(fd, READ_BYTES)
         while chunk and len(chunk) < BATCH_BYTES and select.select([fd], [], [], 0)[0]:
@@ -125,19 +166,19 @@ def stdin_batches(fd: int) -> Iterator[list[str]]:
             if not more:
                 break
             chunk += more
-        pending += decoder.decode(chunk, final=not chunk)
-        *lines, pending = pending.split("\n")
+        lines, pending = split_lines(pending + chunk)
         if lines:
-            yield [line.rstrip("\r") for line in lines]
+            yield lines
         if not chunk:
             break
     if pending:
-        yield [pending.rstrip("\r")]
+        yield [pending.removesuffix(b"\r")]
 
 
-def _file_chunks(path: str) -> Iterator[list[str]]:
-    with open(path, encoding="utf-8") as f:
-        lines = (line.rstrip("\r\n") for line in f)
+def _file_chunks(path: str) -> Iterator[list[bytes]]:
+    """The lines of file ``path``, CHUNK_LINES at a time (split as :func:`split_lines` does)."""
+    with open(path, "rb") as f:
+        lines = (line.removesuffix(b"\n").removesuffix(b"\r") for line in f)
         while chunk := list(itertools.islice(lines, CHUNK_LINES)):
             yield chunk
 

@@ -81,7 +81,12 @@ class Vocab:
 
     def __init__(self, model_file: str | Path, piece_ids: Mapping[str, int] | None = None) -> None:
         self.path = Path(model_file)
-        self.sp = spm.SentencePieceProcessor(model_file=str(model_file))
+        if not self.path.is_file():
+            raise FileNotFoundError(f"{model_file}: SentencePiece model not found")
+        try:
+            self.sp = spm.SentencePieceProcessor(model_file=str(model_file))
+        except (OSError, RuntimeError) as error:
+            raise ValueError(f"{model_file}: not a SentencePiece model ({error})") from None
         self.table = dict(piece_ids) if piece_ids is not None else None
         if self.table is None:
             specials = (self.sp.pad_id(), self.sp.unk_id(), self.sp.bos_id(), self.sp.eos_id())

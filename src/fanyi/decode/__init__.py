@@ -3,7 +3,8 @@
 config.py      DecodeConfig: beam, n-best, length penalty, limits, sampling, dtype, workers
 search.py      decode (the entry point), greedy decoding, sampling, greedy_search for validation
 beam.py        batched beam search with GNMT length penalty and n-best lists
-hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty
+hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty,
+               the step hook and Cancelled
 quantize.py    bf16 and int8 copies of a model for faster CPU decoding
 parallel.py    single-thread workers on parts of a batch
 long_input.py  sources longer than the model's positions
@@ -12,13 +13,15 @@ translator.py  Translator: text in, text out (sentences split and joined, batche
 
 from .beam import beam_search
 from .config import DecodeConfig
-from .hypothesis import Hypothesis, length_penalty
+from .hypothesis import Cancelled, Hypothesis, StepHook, length_penalty
 from .quantize import prepare_model, quantize_int8, to_bfloat16
 from .search import decode, greedy_decode, greedy_search, sample
 
 __all__ = [
+    "Cancelled",
     "DecodeConfig",
     "Hypothesis",
+    "StepHook",
     "beam_search",
     "decode",
     "greedy_decode",

@@ -20,9 +20,11 @@ from ..model import DecoderState, Transformer
 from .config import DecodeConfig
 from .hypothesis import (
     Hypothesis,
+    StepHook,
     constrain,
     finish,
     length_penalty,
+    no_pause,
     source_lengths,
     step_log_probs,
     target_limits,
@@ -166,12 +168,14 @@ def beam_search(
     config: DecodeConfig,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
+    between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
     """Beam search of width ``config.beam`` for each source (b x s); per source its n-best."""
     beams, state = start_beams(model, src, config, bos_id)
     lengths = source_lengths(model, src).tolist()
     finished: list[list[Hypothesis]] = [[] for _ in range(src.size(0))]
     for step in itertools.count():
+        between_steps()
         log_probs, attention = step_log_probs(model, beams.prefix[:, -1:], state, config.attention)
         constrain(
             log_probs, step, beams.limits.repeat_interleave(config.beam), config.min_len, eos_id

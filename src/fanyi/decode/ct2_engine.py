@@ -24,7 +24,7 @@ import torch
 
 from ..model_dir import read_config
 from .config import DecodeConfig
-from .hypothesis import Hypothesis, finish
+from .hypothesis import Hypothesis, StepHook, finish
 from .translator import AttentionMaps, Translator, token_batches
 
 COMPUTE_TYPES = {"fp32": "default", "bf16": "bfloat16", "int8": "int8"}  # default: as exported
@@ -82,13 +82,17 @@ class CTranslate2Translator(Translator):
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         raise ValueError("per-layer attention maps need the fanyi engine (--engine fanyi)")
 
-    def _decode(self, sources: list[list[int]], config: DecodeConfig) -> list[list[Hypothesis]]:
-        """Batches of sources that share one length limit, decoded by CTranslate2."""
+    def _decode(
+        self, sources: list[list[int]], config: DecodeConfig, between_steps: StepHook
+    ) -> list[list[Hypothesis]]:
+        """Batches of sources that share one length limit, decoded by CTranslate2 (which searches
+        a whole batch at once: ``between_steps`` runs between batches)."""
         limits = [self._limit(len(ids), config) for ids in sources]
         order = sorted(range(len(sources)), key=lambda i: (limits[i], len(sources[i])))
         results: list[list[Hypothesis]] = [[] for _ in sources]
         for batch in token_batches(order, [len(s) for s in sources], self.batch_tokens):
             for group in _split_by(batch, limits):
+                between_steps()
                 tokens = [[self.src_vocab.id_to_piece(i) for i in sources[j]] for j in group]
                 found = self.engine.translate_batch(
                     tokens, **self._options(config, limits[group[0]])

@@ -1,7 +1,9 @@
-"""Pieces shared by every search: the hypothesis record, length limits and penalty, step scores."""
+"""Pieces shared by every search: the hypothesis record, length limits and penalty, step scores,
+and the hook a caller runs between steps."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -19,6 +21,19 @@ class Hypothesis:
     score: float  # log_prob / lp(len(tokens) + 1): the rank used by beam search
     log_prob: float  # log P(tokens, EOS | source)
     attention: Tensor | None = None  # (len(tokens) + 1) x |source|: last layer, mean over heads
+
+
+# Called by every search before each decoding step: it may wait (the server lets another batch
+# take a turn) or raise Cancelled (the request timed out or its client went away).
+StepHook = Callable[[], None]
+
+
+class Cancelled(Exception):
+    """A search stopped between two steps by its caller's step hook."""
+
+
+def no_pause() -> None:
+    """The default step hook: go straight on."""
 
 
 def length_penalty(length: int, alpha: float) -> float:

@@ -19,9 +19,10 @@ from torch import Tensor
 
 from ..model import Transformer
 from .config import DecodeConfig
-from .hypothesis import Hypothesis
+from .hypothesis import Hypothesis, StepHook, no_pause
 
 Search = Callable[[Transformer, Tensor, DecodeConfig, int, int], list[list[Hypothesis]]]
+POLL_SECONDS = 0.02  # how often the parent runs the step hook while the workers decode
 
 # (id(model), processes) → (model, its pool); holding the model keeps its id from being reused
 _pools: dict[tuple[int, int], tuple[Transformer, Pool]] = {}
@@ -29,13 +30,30 @@ _worker_model: Transformer | None = None  # the model, in a worker process
 
 
 def in_parallel(
-    search: Search, model: Transformer, src: Tensor, config: DecodeConfig, bos_id: int, eos_id: int
+    search: Search,
+    model: Transformer,
+    src: Tensor,
+    config: DecodeConfig,
+    bos_id: int,
+    eos_id: int,
+    between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
-    """Run ``search`` on ``config.workers`` near-equal parts of ``src`` at once; results in order."""
+    """Run ``search`` on ``config.workers`` near-equal parts of ``src`` at once; results in order.
+
+    ``between_steps`` runs while waiting for the workers; if it raises (a cancelled request), the
+    pool is terminated, so that its processes stop working on the abandoned batch.
+    """
     parts = [part for part in src.tensor_split(config.workers) if part.size(0)]
     tasks = [(search, part, config, bos_id, eos_id) for part in parts]
-    results = worker_pool(model, config.workers).map(_run, tasks)
-    return [hyps for result in results for hyps in result]
+    pending = worker_pool(model, config.workers).map_async(_run, tasks)
+    try:
+        while not pending.ready():
+            between_steps()
+            pending.wait(POLL_SECONDS)
+    except BaseException:
+        _pools.pop((id(model), config.workers))[1].terminate()
+        raise
+    return [hyps for result in pending.get() for hyps in result]
 
 
 def worker_pool(model: Transformer, processes: int) -> Pool:

@@ -19,7 +19,16 @@ from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Transformer
 from .beam import beam_search
 from .config import DecodeConfig
-from .hypothesis import Hypothesis, constrain, finish, source_lengths, step_log_probs, target_limits
+from .hypothesis import (
+    Hypothesis,
+    StepHook,
+    constrain,
+    finish,
+    no_pause,
+    source_lengths,
+    step_log_probs,
+    target_limits,
+)
 from .long_input import check_lengths, join_pieces, split_long_sources
 from .parallel import in_parallel
 
@@ -56,7 +65,13 @@ class _Paths:
 
 @torch.no_grad()
 def single_path_search(
-    model: Transformer, src: Tensor, config: DecodeConfig, pick: Pick, bos_id: int, eos_id: int
+    model: Transformer,
+    src: Tensor,
+    config: DecodeConfig,
+    pick: Pick,
+    bos_id: int,
+    eos_id: int,
+    between_steps: StepHook = no_pause,
 ) -> list[Hypothesis]:
     """Extend one hypothesis per source (b x s) with ``pick`` until EOS; one result per source."""
     b, lengths = src.size(0), source_lengths(model, src).tolist()
@@ -70,6 +85,7 @@ def single_path_search(
     )
     results: list[Hypothesis | None] = [None] * b
     for step in itertools.count():
+        between_steps()
         log_probs, attention = step_log_probs(model, live.prefix[:, -1:], state, config.attention)
         tokens = pick(constrain(log_probs, step, live.limits, config.min_len, eos_id))  # b
         live.extend(tokens, log_probs, attention)
@@ -124,9 +140,11 @@ def greedy_decode(
     config: DecodeConfig,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
+    between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
     """The most probable token at each step; one hypothesis per source."""
-    return [[h] for h in single_path_search(model, src, config, greedy_pick, bos_id, eos_id)]
+    paths = single_path_search(model, src, config, greedy_pick, bos_id, eos_id, between_steps)
+    return [[h] for h in paths]
 
 
 def sample(
@@ -135,13 +153,14 @@ def sample(
     config: DecodeConfig,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
+    between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
     """``config.n_best`` samples per source, reproducible with ``config.seed``."""
     generator = None if config.seed is None else torch.Generator().manual_seed(config.seed)
     n = config.n_best
-    flat = single_path_search(
-        model, src.repeat_interleave(n, dim=0), config, sampler(config, generator), bos_id, eos_id
-    )
+    pick = sampler(config, generator)
+    sources = src.repeat_interleave(n, dim=0)
+    flat = single_path_search(model, sources, config, pick, bos_id, eos_id, between_steps)
     return [flat[i : i + n] for i in range(0, len(flat), n)]
 
 
@@ -158,22 +177,25 @@ def decode(
     config: DecodeConfig,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
+    between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
     """Translate a batch of right-padded source ids (b x s): per source, its n-best, best first.
 
     The model should already be in ``config.dtype`` (``quantize.prepare_model``).
+    ``between_steps`` runs before every decoding step (see ``StepHook``).
     """
     lengths, max_len = source_lengths(model, src), model.config.max_len
     if src.size(1) > max_len:
         if config.long_input == "split":
             pieces, owner = split_long_sources(src, lengths, max_len, model.config.pad_id)
-            return join_pieces(decode(model, pieces, config, bos_id, eos_id), owner, config)
+            results = decode(model, pieces, config, bos_id, eos_id, between_steps)
+            return join_pieces(results, owner, config)
         check_lengths(lengths, max_len)
         src = src[:, :max_len]  # only padding beyond max_len
     search = search_function(config)
     if config.workers > 1 and src.size(0) > 1:
-        return in_parallel(search, model, src, config, bos_id, eos_id)
-    return search(model, src, config, bos_id, eos_id)
+        return in_parallel(search, model, src, config, bos_id, eos_id, between_steps)
+    return search(model, src, config, bos_id, eos_id, between_steps)
 
 
 @torch.no_grad()

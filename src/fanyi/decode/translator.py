@@ -11,6 +11,7 @@ model's positions follows ``DecodeConfig.long_input``.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentenc
 from ..model import Transformer
 from ..model_dir import Checkpoint, load_model
 from .config import DecodeConfig
-from .hypothesis import Hypothesis
+from .hypothesis import Hypothesis, StepHook, no_pause
 from .quantize import prepare_model
 from .search import decode
 
@@ -37,6 +38,16 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED
+
+
+def unicode_problem(text: str) -> str | None:
+    """Why ``text`` is not Unicode text (a lone surrogate, as from undecodable bytes), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code = ord(text[error.start])
+        return f"not valid Unicode: a lone surrogate U+{code:04X} at character {error.start}"
+    return None
 
 
 @dataclass
@@ -62,6 +73,7 @@ class Translation:
     to: str
     source_tokens: list[str]  # the pieces the model read, sentence by sentence: tag, text, "</s>"
     candidates: list[Candidate]
+    error: str | None = None  # why the text was not translated (its candidate is then empty)
 
     @property
     def text(self) -> str:
@@ -133,6 +145,9 @@ class Translator:
         """Translate ``texts``: their best translations as strings, or, when ``n_best`` > 1 or
         scores or attention are asked for, one :class:`Translation` per text."""
         results = self.translations(texts, to, beam, n_best, attention=return_attention)
+        for i, result in enumerate(results):
+            if result.error is not None:
+                warnings.warn(f"text {i}: {result.error}", stacklevel=2)
         if (n_best or 1) > 1 or return_scores or return_attention:
             return results
         return [r.text for r in results]
@@ -144,18 +159,32 @@ class Translator:
         beam: int | None = None,
         n_best: int | None = None,
         attention: bool = False,
+        between_steps: StepHook = no_pause,
     ) -> list[Translation]:
         """One :class:`Translation` per text, in input order (``to``: the target language,
-        default detected per text; ``beam``, ``n_best``: default the translator's config)."""
+        default detected per text; ``beam``, ``n_best``: default the translator's config). A
+        text that is not Unicode gets an empty one and its ``error``, without failing the others.
+        ``between_steps`` runs before every decoding step: it may wait, or raise ``Cancelled``."""
         changes: dict[str, object] = {"attention": attention}
         if beam is not None:
             changes["beam"] = beam
         if n_best is not None:
             changes["n_best"] = n_best
-        return self._translate(texts, to, dataclasses.replace(self.config, **changes))  # type: ignore[arg-type]
+        config = dataclasses.replace(self.config, **changes)  # type: ignore[arg-type]
+        return self._translate(texts, to, config, between_steps)
+
+    def token_counts(self, texts: list[str], to: str | None = None) -> list[int]:
+        """How many source tokens the model reads for each text (0 for one that is not Unicode):
+        what decoding it costs, before the beam."""
+        return [
+            sum(len(ids) for ids in self._source(text, self.languages.target_of(text, to)))
+            for text in texts
+        ]
 
     def source_ids(self, text: str, to: str) -> list[int]:
         """The ids the model reads for ``text`` (one sentence) into ``to``: tag, pieces, EOS."""
+        if problem := unicode_problem(text):
+            raise ValueError(problem)
         if self.checkpoint.data.lang_tags:
             text = add_tag(text, to)
         return [*self.src_vocab.encode(text), self.model_config.eos_id]
@@ -173,6 +202,8 @@ class Translator:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
         config = dataclasses.replace(self.config, split_sentences=False)
         translation = self._translate([text], to, config)[0]
+        if translation.error is not None:
+            raise ValueError(translation.error)
         if not translation.source_tokens:
             raise ValueError("nothing to translate: the text is empty")
         ids = self.source_ids(self.sentences(text, translation.to, split=False)[0], translation.to)
@@ -191,21 +222,37 @@ class Translator:
     # --- internals ---
 
     def _translate(
-        self, texts: list[str], to: str | None, config: DecodeConfig
+        self,
+        texts: list[str],
+        to: str | None,
+        config: DecodeConfig,
+        between_steps: StepHook = no_pause,
     ) -> list[Translation]:
         """Every sentence of every text decoded in one set of batches, then regrouped by text."""
         targets = [self.languages.target_of(text, to) for text in texts]
         sources = [
-            [self.source_ids(s, lang) for s in self.sentences(text, lang, config.split_sentences)]
+            self._source(text, lang, config.split_sentences)
             for text, lang in zip(texts, targets, strict=True)
         ]
-        hypotheses = iter(self._decode([ids for text in sources for ids in text], config))
-        return [
+        flat = [ids for text in sources for ids in text]
+        hypotheses = iter(self._decode(flat, config, between_steps))
+        results = [
             self._translation(text, lang, ids, [next(hypotheses) for _ in ids])
             for text, lang, ids in zip(texts, targets, sources, strict=True)
         ]
+        for result in results:
+            result.error = unicode_problem(result.source)
+        return results
 
-    def _decode(self, sources: list[list[int]], config: DecodeConfig) -> list[list[Hypothesis]]:
+    def _source(self, text: str, to: str, split: bool = True) -> list[list[int]]:
+        """The ids of each sentence of ``text``; none when it is not Unicode."""
+        if unicode_problem(text):
+            return []
+        return [self.source_ids(s, to) for s in self.sentences(text, to, split)]
+
+    def _decode(
+        self, sources: list[list[int]], config: DecodeConfig, between_steps: StepHook
+    ) -> list[list[Hypothesis]]:
         """Decode in batches of at most ``batch_tokens`` padded source tokens, shortest first."""
         order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
         results: list[list[Hypothesis]] = [[] for _ in sources]
@@ -216,7 +263,8 @@ class Translator:
         )
         for batch in token_batches(order, [len(s) for s in sources], self.batch_tokens):
             src = _pad([sources[i] for i in batch], pad).to(self.device)
-            for i, hyps in zip(batch, decode(self.model, src, config, bos, eos), strict=True):
+            hypotheses = decode(self.model, src, config, bos, eos, between_steps)
+            for i, hyps in zip(batch, hypotheses, strict=True):
                 results[i] = hyps
         return results
 

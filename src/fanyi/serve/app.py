@@ -1,46 +1,55 @@
 """The FastAPI application: ``POST /translate``, ``GET /health``, and the web page at ``/``.
 
 Every way a request can be wrong has its answer, never a 500: a body over ``max_body`` bytes,
-too many texts or too long a text → 413; malformed JSON, wrong types, impossible options → 422
-(a body that is not UTF-8: 400, FastAPI's own answer); more texts waiting than the service
-takes, or decoding slower than ``timeout`` → 503.
+too many texts, too long a text or too many tokens → 413; malformed JSON, wrong types,
+impossible options, a text that is not Unicode → 422 (a body that is not UTF-8: 400, FastAPI's
+own answer); more texts waiting than the service takes, or no answer within ``timeout`` → 503.
+A request that times out or whose client goes away stops being decoded at the next step.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import math
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
+from ..decode import StepHook
 from ..decode.translator import Translation as Result
-from ..decode.translator import Translator
+from ..decode.translator import Translator, unicode_problem
+from ..model_dir import INDEX_FILE
 from . import schemas
 from .batching import Batcher, Overloaded
 
 STATIC = Path(__file__).parent / "static"
+T = TypeVar("T")
 
 
 @dataclass
 class Limits:
-    """What one request may ask for, and how requests are batched."""
+    """What one request may ask for, and how requests are batched and scheduled."""
 
-    max_chars: int = 1000  # characters per text (413 beyond)
+    max_chars: int = 1000  # characters per text (413 beyond): a bound before tokenising
     max_texts: int = 64  # texts per request (413 beyond)
+    max_tokens: int = 4096  # source tokens of a request, its texts together (413 beyond)
     max_body: int = 1 << 20  # bytes of request body (413 beyond)
     max_beam: int = 8  # 422 beyond
-    timeout: float = 30.0  # seconds a request may wait for its translations (503 beyond)
+    timeout: float = 30.0  # seconds a request may take (503 beyond; its decoding then stops)
     max_waiting: int = 2048  # texts queued or decoding, all requests together (503 beyond)
     batch_wait: float = 0.005  # seconds to gather concurrent requests into one batch
-    batch_texts: int = 256  # most texts gathered into one batch
+    batch_cost: int = 4096  # most source tokens × beam decoded as one batch
+    max_heavy: int = 2  # requests costlier than batch_cost decoding at once (the rest queue)
 
 
 class BodyLimit:
@@ -94,8 +103,32 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+async def validation_error(request: Request, error: Exception) -> JSONResponse:
+    """FastAPI's 422 for a body that does not fit the schema, with what JSON cannot carry back
+    made printable: non-finite numbers (``1e400``, ``NaN``: Python's parser accepts them) and
+    lone surrogates (``"\\udcff"``) are echoed as text."""
+    assert isinstance(error, RequestValidationError)
+    return JSONResponse({"detail": _echoable(jsonable_encoder(error.errors()))}, status_code=422)
+
+
+def _echoable(value: Any) -> Any:
+    """``value`` with non-finite floats as their text (``"inf"``) and lone surrogates escaped."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_echoable(k): _echoable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_echoable(v) for v in value]
+    return value
+
+
 def check_limits(request: schemas.TranslateRequest, limits: Limits, translator: Translator) -> None:
     """Raise the HTTP error for a request the service will not decode."""
+    for i, text in enumerate(request.text):
+        if problem := unicode_problem(text):
+            raise HTTPException(422, f"text[{i}]: {problem}")
     if len(request.text) > limits.max_texts:
         raise HTTPException(413, f"{len(request.text)} texts; at most {limits.max_texts}")
     longest = max(map(len, request.text), default=0)
@@ -108,6 +141,39 @@ def check_limits(request: schemas.TranslateRequest, limits: Limits, translator: 
         raise HTTPException(422, f"n_best {request.n_best} exceeds beam {beam}")
     if request.to is not None and request.to not in translator.targets:
         raise HTTPException(422, f"this model translates into {', '.join(translator.targets)}")
+
+
+def request_cost(request: schemas.TranslateRequest, limits: Limits, translator: Translator) -> int:
+    """What decoding ``request`` costs (source tokens × beam); 413 over ``max_tokens``."""
+    tokens = sum(translator.token_counts(request.text, request.to))
+    if tokens > limits.max_tokens:
+        raise HTTPException(413, f"the texts have {tokens} tokens; at most {limits.max_tokens}")
+    return tokens * (request.beam or translator.config.beam)
+
+
+async def unless_disconnected(work: Awaitable[T], receive: Receive) -> T:
+    """The result of ``work``, which is cancelled if the client disconnects first (499)."""
+    task, gone = asyncio.ensure_future(work), asyncio.ensure_future(_disconnect(receive))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not task.done():
+            task.cancel()
+    if not task.done():
+        raise HTTPException(499, "the client closed the connection")
+    return task.result()
+
+
+async def _disconnect(receive: Receive) -> None:
+    """Return once the client has gone (the request body was read before)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def model_name(path: Path) -> str:
+    """A model directory's name, with its run's for a run checkpoint (never the full path)."""
+    return f"{path.parent.name}/{path.name}" if (path.parent / INDEX_FILE).is_file() else path.name
 
 
 def to_schema(result: Result, attention: bool) -> schemas.Translation:
@@ -132,12 +198,16 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     """``POST /translate`` (through ``batcher``) and ``GET /health``."""
 
     @app.post("/translate", response_model=schemas.TranslateResponse)
-    async def translate_texts(request: schemas.TranslateRequest) -> schemas.TranslateResponse:
+    async def translate_texts(
+        request: schemas.TranslateRequest, http: Request
+    ) -> schemas.TranslateResponse:
         """Translate ``text`` (a list); one entry per text, with its n-best candidates."""
         check_limits(request, limits, translator)
+        cost = request_cost(request, limits, translator)
         options = (request.to, request.beam, request.n_best, request.attention)
+        work = asyncio.wait_for(batcher.submit(request.text, options, cost), limits.timeout)
         try:
-            results = await asyncio.wait_for(batcher.submit(request.text, options), limits.timeout)
+            results = await unless_disconnected(work, http.receive)
         except Overloaded as error:
             raise HTTPException(503, f"busy: {error}; retry later") from None
         except asyncio.TimeoutError:
@@ -150,12 +220,16 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
 
     @app.get("/health", response_model=schemas.Health)
     async def health() -> schemas.Health:
-        """Liveness, the model directory and the languages it translates into."""
+        """Liveness, the model's name, the languages it translates into, its default beam, and
+        the work in hand."""
         return schemas.Health(
-            model=str(translator.checkpoint.path),
+            model=model_name(translator.checkpoint.path),
             targets=translator.targets,
             beam=translator.config.beam,
             waiting=batcher.waiting,
+            busy=batcher.decoding > 0,
+            decoding=batcher.decoding,
+            decoding_s=round(batcher.decoding_seconds(), 3),
         )
 
 
@@ -167,11 +241,13 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
             f"the default beam {translator.config.beam} is over max_beam {limits.max_beam}"
         )
 
-    def translate(texts: list[str], options: tuple[Any, ...]) -> list[Result]:
+    def translate(texts: list[str], options: tuple[Any, ...], hook: StepHook) -> list[Result]:
         to, beam, n_best, attention = options
-        return translator.translations(texts, to=to, beam=beam, n_best=n_best, attention=attention)
+        return translator.translations(texts, to, beam, n_best, attention, between_steps=hook)
 
-    batcher = Batcher(translate, limits.batch_wait, limits.batch_texts, limits.max_waiting)
+    batcher = Batcher(
+        translate, limits.batch_wait, limits.batch_cost, limits.max_heavy, limits.max_waiting
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -186,6 +262,7 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
         "The web page is at /.",
     )
     app.add_middleware(BodyLimit, max_bytes=limits.max_body)
+    app.add_exception_handler(RequestValidationError, validation_error)
 
     add_api_routes(app, translator, limits, batcher)
 

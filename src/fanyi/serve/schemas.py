@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 
 class TranslateRequest(BaseModel):
@@ -16,10 +16,10 @@ class TranslateRequest(BaseModel):
     )
 
     text: list[StrictStr] = Field(description="texts to translate, one translation each")
-    beam: int | None = Field(
+    beam: StrictInt | None = Field(
         None, ge=1, description="beam size (1 = greedy); default: the server's"
     )
-    n_best: int | None = Field(
+    n_best: StrictInt | None = Field(
         None, ge=1, description="candidates per one-sentence text, best first (≤ beam); default 1"
     )
     to: str | None = Field(
@@ -27,7 +27,7 @@ class TranslateRequest(BaseModel):
         description="target language, one of /health's targets; default: detected per text "
         "from its script",
     )
-    attention: bool = Field(
+    attention: StrictBool = Field(
         False, description="include pieces and cross-attention (last layer, mean of heads)"
     )
 
@@ -65,7 +65,10 @@ class Health(BaseModel):
     """The service is up; what it serves."""
 
     status: Literal["ok"] = "ok"
-    model: str
+    model: str = Field(description="the model directory's name (with its run's, for a checkpoint)")
     targets: list[str] = Field(description="the languages the model translates into")
     beam: int = Field(description="the beam size of a request that gives none")
     waiting: int = Field(description="texts queued or being decoded")
+    busy: bool = Field(description="whether a batch is being decoded now")
+    decoding: int = Field(description="batches being decoded (they take turns, step by step)")
+    decoding_s: float = Field(description="seconds the oldest batch now decoding has taken")

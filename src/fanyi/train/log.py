@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +24,27 @@ class RunLog:
                 f.write(json.dumps(record) + "\n")
 
     def trim(self, step: int) -> None:
-        """Drop records past ``step`` (a run resumed from it had logged beyond it)."""
+        """Drop records past ``step`` (a run resumed from it had logged beyond it), and a last
+        line torn by the interruption (power loss, full disk), with a warning."""
         if self.enabled and self.path.is_file():
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-            kept = [line for line in lines if json.loads(line)["step"] <= step]
+            lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+            records = [_json_or_none(line) for line in lines]
+            if records and records[-1] is None:
+                torn = lines[-1][:60]
+                warnings.warn(f"{self.path}: dropped its torn last line {torn!r}", stacklevel=2)
+                lines, records = lines[:-1], records[:-1]
+            if None in records:
+                number = records.index(None) + 1
+                raise ValueError(f"{self.path}:{number}: not a JSON record; delete or mend it")
+            kept = [line for line, r in zip(lines, records, strict=True) if r["step"] <= step]
             self.path.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
+
+
+def _json_or_none(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        return None
 
 
 def train_record(

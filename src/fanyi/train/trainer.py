@@ -148,7 +148,7 @@ class Trainer:
             dynamic_ncols=True,
             disable=not show,
         )
-        saved = -1
+        saved = state.step if state.step else -1  # a resumed run has its checkpoint at state.step
         self.model.train()
         while state.step < cfg.max_steps:
             pulled = [next(stream) for _ in range(cfg.accumulation)]

@@ -1,6 +1,7 @@
 """Searches on a real (random) Transformer: beam search and its attention equal a reference that
 re-runs the whole decoder without a cache, batching never changes results, beam 1 is greedy,
-sampling is reproducible and stays in its top-k / top-p support, long inputs, parallel workers."""
+sampling is reproducible and stays in its top-k / top-p support, long inputs, parallel workers,
+a step hook that runs before every step and can cancel the search."""
 
 import itertools
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fanyi.decode import (
+    Cancelled,
     DecodeConfig,
     beam_search,
     decode,
@@ -180,3 +182,36 @@ def test_long_input_raises_a_clear_error_or_is_split():
     assert len(result) == 2 and all(len(h) == 1 for h in result)
     short = decode(model, padded([[6, 7]]), DecodeConfig(beam=2, max_len_b=3), BOS, EOS)
     assert result[1][0].tokens == short[0][0].tokens
+
+
+class StopAfter:
+    """A step hook that counts its calls and cancels the search at call ``limit``."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit, self.calls = limit, 0
+
+    def __call__(self) -> None:
+        self.calls += 1
+        if self.calls == self.limit:
+            raise Cancelled
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        DecodeConfig(beam=1, min_len=8, max_len_a=0, max_len_b=8),
+        DecodeConfig(beam=3, min_len=8, max_len_a=0, max_len_b=8),
+        DecodeConfig(sampling=True, n_best=2, seed=1, min_len=8, max_len_a=0, max_len_b=8),
+        DecodeConfig(beam=2, min_len=8, max_len_a=0, max_len_b=8, workers=2),
+    ],
+    ids=["greedy", "beam", "sampling", "workers"],
+)
+def test_the_step_hook_runs_before_each_step_and_can_cancel(config):
+    src = padded([[5, 6, 7], [8, 9]])
+    count = StopAfter()
+    decode(MODEL, src, config, BOS, EOS, between_steps=count)
+    if config.workers == 1:
+        assert count.calls == 9  # exactly 8 tokens, then EOS: nine steps
+    with pytest.raises(Cancelled):
+        decode(MODEL, src, config, BOS, EOS, between_steps=StopAfter(limit=1))
+    assert decode(MODEL, src, config, BOS, EOS) is not None  # a fresh pool after a cancel

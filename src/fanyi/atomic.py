@@ -1,0 +1,47 @@
+"""Replacing a directory in one step, so that a crash never leaves its name pointing at nothing.
+
+``os.replace`` cannot put a directory where a non-empty one stands. On Linux, ``renameat2``
+with ``RENAME_EXCHANGE`` swaps the two in one atomic step; the old one, now under the temporary
+name, is then removed. Where the system cannot swap, the old directory is first moved aside: a
+crash between the two renames then leaves the name empty, with the old directory beside it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import shutil
+from pathlib import Path
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def replace_dir(new: Path, path: Path) -> None:
+    """Put directory ``new`` at ``path``, replacing what is there (a directory or nothing)."""
+    if not path.exists():
+        os.replace(new, path)
+    elif exchange(new, path):
+        shutil.rmtree(new)  # the old directory, under the temporary name since the swap
+    else:
+        aside = path.with_name(f".{path.name}.old")
+        shutil.rmtree(aside, ignore_errors=True)
+        os.replace(path, aside)
+        os.replace(new, path)
+        shutil.rmtree(aside)
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap paths ``a`` and ``b`` atomically; False where the system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):  # not Linux, or a C library without it
+        return False
+    done = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # a file system that cannot swap
+        return False
+    raise OSError(code, os.strerror(code), str(b))

@@ -1,0 +1,33 @@
+"""Argument types shared by the commands: a bad value stops argparse with one line that names
+the flag (``argument --threads: must be at least 0, not -1``) and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from ..runtime import check_device
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An integer ≥ ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    return parse
+
+
+def device(text: str) -> str:
+    """A torch device this machine has."""
+    try:
+        check_device(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text

@@ -1,0 +1,142 @@
+"""What a user sees when something is wrong: one line naming the file or flag and exit status 2,
+never a traceback; a closed pipe ends ``fanyi translate`` quietly; Ctrl-C during start-up exits
+130 without a traceback."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+from fanyi.cli import main
+from tiny_translator import tiny_model_dir
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return tiny_model_dir(tmp_path_factory)
+
+
+@pytest.fixture
+def broken(model_dir, tmp_path):
+    """A copy of the tiny model directory, to break."""
+    return shutil.copytree(model_dir, tmp_path / "model", ignore=shutil.ignore_patterns("train*"))
+
+
+def translate(capsys, *args: str) -> tuple[int, str]:
+    """``fanyi translate --text 你好 ARGS`` in this process: (exit status, stderr)."""
+    status = main(["translate", "--threads", "1", "--text", "你好", *args])
+    return status, capsys.readouterr().err
+
+
+def one_line(err: str) -> str:
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err.strip()
+
+
+def config(path) -> dict:
+    return yaml.safe_load((path / "config.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"garbage" * 10, None], ids=["empty", "garbage", "truncated"]
+)
+def test_a_broken_weights_file(broken, capsys, content):
+    weights = broken / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:1000] if content is None else content)
+    status, err = translate(capsys, "-m", str(broken))
+    assert status == 2 and f"{weights}: not a readable safetensors file" in one_line(err)
+
+
+@pytest.mark.parametrize("content", [None, b"not a model"], ids=["missing", "corrupt"])
+def test_a_missing_or_corrupt_sentencepiece_model(broken, capsys, content):
+    spm = broken / config(broken)["vocab"]["src_model"]
+    if content is None:
+        spm.unlink()
+    else:
+        spm.write_bytes(content)
+    status, err = translate(capsys, "-m", str(broken))
+    assert status == 2 and str(spm) in one_line(err)
+    assert ("not found" if content is None else "not a SentencePiece model") in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "- a list\n- not a mapping\n", "model: [unclosed\n", "model: {}\n"],
+    ids=["empty", "not-a-mapping", "invalid-yaml", "sections-missing"],
+)
+def test_a_broken_config(broken, capsys, text):
+    (broken / "config.yaml").write_text(text, encoding="utf-8")
+    status, err = translate(capsys, "-m", str(broken))
+    assert status == 2 and str(broken / "config.yaml") in one_line(err)
+
+
+@pytest.mark.parametrize("name", ["../elsewhere/spm.model", "/etc/hostname"])
+def test_a_vocabulary_outside_the_model_directory_is_refused(broken, capsys, name):
+    sections = config(broken)
+    sections["vocab"]["src_model"] = name
+    (broken / "config.yaml").write_text(yaml.safe_dump(sections), encoding="utf-8")
+    status, err = translate(capsys, "-m", str(broken))
+    assert status == 2 and "outside the model directory" in one_line(err) and name in err
+
+
+@pytest.mark.parametrize(
+    "flag, value, message",
+    [
+        ("--device", "banana", "not a device"),
+        ("--device", "cuda", "CUDA is not available"),
+        ("--threads", "-1", "at least 0"),
+        ("--batch-tokens", "-5", "at least 1"),
+        ("--batch-tokens", "0", "at least 1"),
+    ],
+)
+def test_bad_flags(model_dir, capsys, flag, value, message):
+    if value == "cuda" and __import__("torch").cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    with pytest.raises(SystemExit) as exit_:
+        translate(capsys, "-m", str(model_dir), flag, value)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert f"argument {flag}: " in err.splitlines()[-1] and message in err
+
+
+def test_a_full_disk(model_dir, capsys):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    status, err = translate(capsys, "-m", str(model_dir), "-o", "/dev/full")
+    assert status == 2 and one_line(err).endswith("/dev/full: No space left on device")
+
+
+def command(model_dir) -> list[str]:
+    return [sys.executable, "-m", "fanyi", "translate", "-m", str(model_dir), "--threads", "1"]
+
+
+def test_a_closed_pipe_ends_quietly(model_dir):
+    process = subprocess.Popen(
+        command(model_dir), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    process.stdin.write("我很好。\n".encode())
+    process.stdin.flush()
+    assert process.stdout.readline()  # like `| head -1`: one line, then the pipe is closed
+    process.stdout.close()
+    process.stdin.write(b"Thank you.\n")  # its answer finds no reader
+    process.stdin.close()
+    assert process.wait(timeout=120) == 141  # as a shell reports a tool ended by SIGPIPE
+    assert process.stderr.read() == b""
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.8, 1.5, 3.0])
+def test_ctrl_c_during_start_up(model_dir, delay):
+    process = subprocess.Popen(
+        command(model_dir), stdin=subprocess.PIPE, stderr=subprocess.PIPE
+    )  # stdin stays open: it never finishes by itself
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    status = process.wait(timeout=60)
+    err = process.stderr.read().decode()
+    process.stdin.close()
+    assert status in (130, -signal.SIGINT) and "Traceback" not in err, err

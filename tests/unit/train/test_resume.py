@@ -1,0 +1,88 @@
+"""Resuming: a copied run goes on in the copy, a torn last log line is dropped with a warning,
+resuming a finished run changes nothing, and rewriting the run's `last` checkpoint never leaves
+it missing."""
+
+import json
+import shutil
+
+import pytest
+import torch
+import yaml
+from tiny_run import tiny_config, word_corpus
+
+from fanyi import model_dir as ckpt
+from fanyi.cli import main
+from fanyi.model_dir import load_model, read_index
+from fanyi.train import train
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    return word_corpus(tmp_path_factory.mktemp("resume"))
+
+
+@pytest.fixture(scope="module")
+def finished(data_dir, tmp_path_factory):
+    """A run trained to its max_steps (2), validated and checkpointed at step 2."""
+    return train(tiny_config(data_dir, tmp_path_factory.mktemp("finished") / "run", max_steps=2))
+
+
+def log(run) -> list[dict]:
+    return [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+
+
+def test_resuming_a_copied_run_trains_into_the_copy(finished, tmp_path, monkeypatch):
+    monkeypatch.setenv("FANYI_TCMALLOC", "0")  # no re-execution of the test process
+    copy = shutil.copytree(finished, tmp_path / "copy")
+    assert main(["train", "--resume", str(copy), "--max-steps", "3", "--progress", "false"]) == 0
+    assert read_index(copy)["last"] == "step-0000003"
+    assert read_index(finished)["last"] == "step-0000002"
+    assert not (finished / "step-0000003").exists()
+    assert ckpt.read_checkpoint(copy, "last").train["out_dir"] == str(copy)
+
+
+def test_a_torn_last_log_line_is_dropped_with_a_warning(data_dir, finished, tmp_path):
+    run = shutil.copytree(finished, tmp_path / "run")
+    with open(run / "log.jsonl", "a") as f:
+        f.write('{"kind": "train", "step": 3, "lo')  # the power went off here
+    with pytest.warns(UserWarning, match=r"log\.jsonl: dropped its torn last line"):
+        train(tiny_config(data_dir, run, max_steps=3), run)
+    assert [r["step"] for r in log(run) if r["kind"] == "valid"] == [2, 3]
+
+
+def test_a_torn_line_inside_the_log_is_named(data_dir, finished, tmp_path):
+    run = shutil.copytree(finished, tmp_path / "run")
+    lines = (run / "log.jsonl").read_text().splitlines()
+    (run / "log.jsonl").write_text("".join(f"{x}\n" for x in ["{torn", *lines]))
+    with pytest.raises(ValueError, match=r"log\.jsonl:1: not a JSON record"):
+        train(tiny_config(data_dir, run, max_steps=3), run)
+
+
+def test_resuming_a_finished_run_changes_nothing(data_dir, finished, tmp_path):
+    run = shutil.copytree(finished, tmp_path / "run")
+    before = (run / "step-0000002" / ckpt.MODEL_FILE).stat().st_mtime_ns
+    train(tiny_config(data_dir, run, max_steps=2), run)
+    assert [r["step"] for r in log(run) if r["kind"] == "valid"] == [2]
+    assert (run / "step-0000002" / ckpt.MODEL_FILE).stat().st_mtime_ns == before
+
+
+def test_rewriting_the_last_checkpoint_never_leaves_it_missing(finished, tmp_path, monkeypatch):
+    run = shutil.copytree(finished, tmp_path / "run")
+    model, checkpoint = load_model(run / "step-0000002")
+    sections = yaml.safe_load((checkpoint.path / ckpt.CONFIG_FILE).read_text(encoding="utf-8"))
+    with torch.no_grad():
+        model.generator.proj.weight.add_(1.0)
+    real_rmtree = shutil.rmtree
+
+    def rmtree_then_crash(path, *args, **kwargs):  # a crash right after a directory is removed
+        existed = (tmp_path / path).exists()
+        real_rmtree(path, *args, **kwargs)
+        if existed:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(shutil, "rmtree", rmtree_then_crash)
+    with pytest.raises(KeyboardInterrupt):
+        ckpt.write_model_dir(run / "step-0000002", model, sections, [checkpoint.src_spm])
+    monkeypatch.undo()
+    reloaded, _ = load_model(run)  # `last` is there, complete: the new one
+    assert torch.equal(reloaded.generator.proj.weight, model.generator.proj.weight)
