@@ -44,7 +44,7 @@ BODIES = request_bodies() | JSON.map(lambda v: json.dumps(v).encode()) | st.bina
 
 @pytest.fixture(scope="module")
 def connection(tmp_path_factory):
-    translator = Translator.load(tiny_model_dir(tmp_path_factory))
+    translator = Translator.load(tiny_model_dir(tmp_path_factory), beam=2)
     with running_server(create_app(translator, LIMITS)) as url:
         address = urlsplit(url)
         conn = http.client.HTTPConnection(address.hostname, address.port, timeout=60)

@@ -21,7 +21,7 @@ HEAVY_STEPS = 4000
 
 @pytest.fixture(scope="module")
 def translator(tmp_path_factory) -> Translator:
-    return Translator.load(tiny_model_dir(tmp_path_factory))
+    return Translator.load(tiny_model_dir(tmp_path_factory), beam=2)
 
 
 def stepping(translator: Translator) -> Translator:
