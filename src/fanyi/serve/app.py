@@ -144,8 +144,12 @@ def check_limits(request: schemas.TranslateRequest, limits: Limits, translator: 
 
 
 def request_cost(request: schemas.TranslateRequest, limits: Limits, translator: Translator) -> int:
-    """What decoding ``request`` costs (source tokens × beam); 413 over ``max_tokens``."""
-    tokens = sum(translator.token_counts(request.text, request.to))
+    """What decoding ``request`` costs (source tokens × beam); 413 over ``max_tokens``, 422 when
+    a text's direction cannot be told."""
+    try:
+        tokens = sum(translator.token_counts(request.text, request.to))
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
     if tokens > limits.max_tokens:
         raise HTTPException(413, f"the texts have {tokens} tokens; at most {limits.max_tokens}")
     return tokens * (request.beam or translator.config.beam)
