@@ -133,17 +133,25 @@ def from_arguments(
     cls: type[T], args: Any, config_file: str | Path | None = None, prefix: str = ""
 ) -> T:
     """``cls`` from a YAML file (or defaults), then every flag the user gave on top of it."""
+    return from_dict(cls, given(cls, args, config_file, prefix))
+
+
+def given(
+    cls: type, args: Any, config_file: str | Path | None = None, prefix: str = ""
+) -> dict[str, Any]:
+    """The ``cls`` keys a user set: those of a YAML file, then the flags given on top of it
+    (values still as written; :func:`from_dict` or :func:`override` parses them)."""
     values: dict[str, Any] = {}
     if config_file is not None:
         loaded = yaml.safe_load(Path(config_file).read_text()) or {}
         if not isinstance(loaded, dict):
             raise ValueError(f"{config_file}: expected a mapping of {cls.__name__} keys")
         values.update(loaded)
-    for field in dataclasses.fields(cls):  # type: ignore[arg-type]  # T is a dataclass
-        given = getattr(args, f"{prefix}{field.name}", None)
-        if given is not None:
-            values[field.name] = given
-    return from_dict(cls, values)
+    for field in dataclasses.fields(cls):
+        flag = getattr(args, f"{prefix}{field.name}", None)
+        if flag is not None:
+            values[field.name] = flag
+    return values
 
 
 def _default_text(field: dataclasses.Field) -> str:

@@ -48,6 +48,7 @@ class Checkpoint:
     train: dict[str, Any] | None  # TrainConfig keys (fanyi.train reads them); None if not trained
     vocab: dict[str, Any]  # src_model, tgt_model (file names in the directory), joint
     info: dict[str, Any] = field(default_factory=dict)  # step, metrics, averaged_from, ...
+    decode: dict[str, Any] = field(default_factory=dict)  # DecodeConfig keys tuned on dev
 
     @property
     def src_spm(self) -> Path:
@@ -129,6 +130,21 @@ def write_json_atomic(path: Path, value: Any) -> None:
     _fsync(path.parent)
 
 
+def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
+    """Record ``values`` (DecodeConfig keys, tuned on dev) in the ``decode`` section of the
+    model directory's ``config.yaml``, replaced atomically: the model's decoding defaults."""
+    config = Path(path) / CONFIG_FILE
+    sections = _read_sections(config)
+    sections["decode"] = {**(sections.get("decode") or {}), **values}
+    tmp = config.with_name(f".{config.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        yaml.safe_dump(sections, f, sort_keys=False, allow_unicode=True)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, config)
+    _fsync(config.parent)
+
+
 # --- reading ---
 
 
@@ -201,6 +217,7 @@ def read_config(path: Path) -> Checkpoint:
             train=sections.get("train"),
             vocab=sections["vocab"],
             info=sections.get("checkpoint", {}),
+            decode=sections.get("decode") or {},
         )
     except (TypeError, ValueError) as error:
         raise ValueError(f"{path / CONFIG_FILE}: {error}") from None
@@ -216,6 +233,8 @@ def _read_sections(config: Path) -> dict[str, Any]:
     needed = ("model", "data", "vocab")
     if not isinstance(sections, dict) or not all(isinstance(sections.get(k), dict) for k in needed):
         raise ValueError(f"{config}: expected a mapping with sections {', '.join(needed)}")
+    if not isinstance(sections.get("decode") or {}, dict):
+        raise ValueError(f"{config}: section decode must be a mapping of DecodeConfig keys")
     home = config.parent.resolve()
     for key in ("src_model", "tgt_model", "ids"):  # ids: a piece → id table, where there is one
         name = sections["vocab"].get(key)

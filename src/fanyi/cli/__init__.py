@@ -29,6 +29,7 @@ COMMANDS = [
     "export",
     "translate",
     "evaluate",
+    "tune",
     "serve",
     "plot",
     "recipe",

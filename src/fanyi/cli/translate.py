@@ -66,13 +66,13 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
 def load_translator(args: argparse.Namespace) -> Translator:
     """The translator the shared arguments describe, on this process's threads."""
     set_threads(args.threads)
-    config = config_io.from_arguments(DecodeConfig, args, args.config)
+    options = config_io.given(DecodeConfig, args, args.config)  # over the model's own defaults
     load = Translator.load
     if args.engine == "ctranslate2":
         from ..decode.ct2_engine import CTranslate2Translator
 
         load = CTranslate2Translator.load
-    return load(args.model, config, device=args.device, batch_tokens=args.batch_tokens)
+    return load(args.model, None, device=args.device, batch_tokens=args.batch_tokens, **options)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

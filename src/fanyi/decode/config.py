@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .. import config as config_io
+from ..model_dir import CONFIG_FILE, Checkpoint
+
 Dtype = Literal["fp32", "bf16", "int8"]
 LongInput = Literal["error", "split"]
 
@@ -47,3 +50,12 @@ class DecodeConfig:
             raise ValueError(f"dtype must be fp32, bf16 or int8, not {self.dtype!r}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
+
+
+def model_decode_config(checkpoint: Checkpoint) -> DecodeConfig:
+    """The decoding defaults a model directory carries: the ``decode`` section of its
+    ``config.yaml`` (tuned on dev by ``fanyi tune``) over DecodeConfig's own."""
+    try:
+        return config_io.from_dict(DecodeConfig, checkpoint.decode)
+    except ValueError as error:
+        raise ValueError(f"{checkpoint.path / CONFIG_FILE}: decode: {error}") from None

@@ -16,14 +16,14 @@ and counts its probability. Per-layer attention maps (``plot attention``) need t
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from ..model_dir import read_config
-from .config import DecodeConfig
+from .. import config as config_io
+from ..model_dir import CONFIG_FILE, read_config
+from .config import DecodeConfig, model_decode_config
 from .hypothesis import Hypothesis, StepHook, finish
 from .translator import AttentionMaps, Translator, token_batches
 
@@ -74,7 +74,12 @@ class CTranslate2Translator(Translator):
             raise ValueError(
                 "the ctranslate2 engine needs -m DIR (fanyi export … --to ctranslate2)"
             )
-        config = dataclasses.replace(config or DecodeConfig(), **options)
+        if config is None:  # the model's own defaults, where its configs are there to read
+            exported = Path(model_dir) / CONFIG_FILE
+            config = (
+                model_decode_config(read_config(exported.parent)) if exported.is_file() else None
+            )
+        config = config_io.override(config or DecodeConfig(), options)
         if config.sampling:
             raise ValueError("sampling runs on the fanyi engine only")
         return cls(model_dir, config, batch_tokens, device)

@@ -18,12 +18,13 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
+from .. import config as config_io
 from ..data import Vocab
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
 from ..model import Transformer
 from ..model_dir import Checkpoint, load_model
-from .config import DecodeConfig
+from .config import DecodeConfig, model_decode_config
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .quantize import prepare_model
 from .search import decode
@@ -122,10 +123,11 @@ class Translator:
         batch_tokens: int = 4096,
         **options: object,
     ) -> Translator:
-        """Load a model directory (default: the bundled model) to decode by ``config`` (default
-        ``DecodeConfig()``) with ``options`` (any DecodeConfig key: beam, dtype, …) on top."""
+        """Load a model directory (default: the bundled model) to decode by ``config`` (default:
+        the model's own, :func:`model_decode_config`) with ``options`` (any DecodeConfig key:
+        beam, dtype, …, as values or as the strings of flags) on top."""
         model, checkpoint = load_model(resolve_model_dir(model_dir), device=device)
-        config = dataclasses.replace(config or DecodeConfig(), **options)  # type: ignore[arg-type]
+        config = config_io.override(config or model_decode_config(checkpoint), options)
         return cls(model, checkpoint, config, batch_tokens)
 
     @property

@@ -1,0 +1,84 @@
+"""``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--write]``: choose the length
+penalty α on the dev split, print each α's BLEU, brevity penalty and length ratio per direction,
+and with ``--write`` store the best α in the model's ``config.yaml`` (section ``decode``), where
+``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their defaults from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..model_dir import write_decode_defaults
+from ..tune import Trial, best_trial, tune_length_penalty
+from .translate import add_model_arguments, load_translator
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tune",
+        help="choose the length penalty on the dev split (and store it in the model)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_model_arguments(parser)
+    parser.add_argument("--data", metavar="DIR", required=True, help="a fanyi prepare directory")
+    parser.add_argument("--split", default="dev", help="its split to tune on (default dev)")
+    parser.add_argument(
+        "--alphas",
+        type=_alphas,
+        default=[0.6, 1.0, 1.4, 2.0],
+        help="length penalties to try, comma-separated (default 0.6,1.0,1.4,2.0)",
+    )
+    parser.add_argument("--write", action="store_true", help="store the best α in the model")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.write and args.model is None:
+        raise ValueError("--write needs -m DIR: the bundled model is not changed in place")
+    translator = load_translator(args)
+    targets = [args.to] if args.to else None
+    trials = tune_length_penalty(translator, args.data, args.alphas, args.split, targets)
+    for trial in trials:
+        print(_row(trial))
+    best = best_trial(trials)
+    print(f"best α = {best.length_penalty:g} (mean BLEU {best.mean_bleu:.2f} on {args.split})")
+    if args.write:
+        write_decode_defaults(args.model, {"length_penalty": best.length_penalty})
+        print(f"wrote decode.length_penalty = {best.length_penalty:g} to {args.model}/config.yaml")
+    if args.json:
+        print(
+            json.dumps({"split": args.split, "best": best.length_penalty, "trials": _json(trials)})
+        )
+    return 0
+
+
+def _alphas(text: str) -> list[float]:
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list") from None
+    if not values or min(values) < 0:
+        raise argparse.ArgumentTypeError("give one or more length penalties ≥ 0")
+    return values
+
+
+def _row(trial: Trial) -> str:
+    cells = [
+        f"→{to} BLEU {s.bleu:5.2f} BP {s.bp:.3f} ratio {s.length_ratio:.3f}"
+        for to, s in trial.scores.items()
+    ]
+    return f"α={trial.length_penalty:<4g} " + " | ".join(cells) + f" | mean {trial.mean_bleu:.2f}"
+
+
+def _json(trials: list[Trial]) -> list[dict]:
+    return [
+        {
+            "length_penalty": t.length_penalty,
+            "bleu": {to: round(s.bleu, 2) for to, s in t.scores.items()},
+            "length_ratio": {to: round(s.length_ratio, 3) for to, s in t.scores.items()},
+        }
+        for t in trials
+    ]

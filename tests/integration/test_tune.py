@@ -1,0 +1,89 @@
+"""`fanyi tune`: α chosen on dev, stored in the model directory, and the model's decoding
+defaults under every flag and option."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fanyi import Translator
+from fanyi.cli import build_parser, main
+from fanyi.cli.translate import load_translator
+from fanyi.data.manifest import read_pairs
+from fanyi.decode import DecodeConfig
+from fanyi.evaluate import evaluate
+from fanyi.tune import best_trial, tune_length_penalty
+from tiny_translator import tiny_model_dir
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    return tiny_model_dir(tmp_path_factory)
+
+
+@pytest.fixture
+def model(trained, tmp_path) -> Path:
+    """A copy of the tiny model that a test may write into."""
+    return Path(shutil.copytree(trained, tmp_path / "model"))
+
+
+def data_of(model_dir: Path) -> Path:
+    return Path(model_dir).parents[1] / "data"
+
+
+def test_each_alpha_scores_as_evaluate_does_with_that_alpha_in_both_directions(trained):
+    data = data_of(trained)
+    trials = tune_length_penalty(Translator.load(trained, beam=3), data, [0.0, 3.0])
+    assert [t.length_penalty for t in trials] == [0.0, 3.0]
+    for trial in trials:
+        assert sorted(trial.scores) == ["en", "zh"]
+        for to, scores in trial.scores.items():
+            pairs = read_pairs(data, "dev", to)
+            alone = Translator.load(trained, beam=3, length_penalty=trial.length_penalty)
+            _, expected = evaluate(alone, pairs.sources, [pairs.references], to)
+            assert scores.bleu == expected.bleu and scores.length_ratio == expected.length_ratio
+    assert best_trial(trials).mean_bleu == max(t.mean_bleu for t in trials)
+
+
+def test_tune_writes_the_best_alpha_which_becomes_the_models_default(trained, model, capsys):
+    args = ["tune", "-m", str(model), "--data", str(data_of(trained)), "--beam", "2"]
+    assert main([*args, "--alphas", "0,2.5", "--to", "en", "--write", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.splitlines()[-1])
+    best = report["best"]
+    assert best in (0.0, 2.5) and [t["length_penalty"] for t in report["trials"]] == [0.0, 2.5]
+    sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
+    assert sections["decode"] == {"length_penalty": best}
+    assert Translator.load(model).config.length_penalty == best
+    assert Translator.load(model, length_penalty="0.3").config.length_penalty == 0.3
+    assert Translator.load(model, config=DecodeConfig()).config.length_penalty == 0.6
+
+
+def test_the_models_defaults_sit_under_the_flags_of_translate(model, tmp_path, capsys):
+    sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
+    sections["decode"] = {"beam": 1, "max_len_b": 0, "max_len_a": 0.0}  # nothing but EOS
+    (model / "config.yaml").write_text(yaml.safe_dump(sections), encoding="utf-8")
+    assert main(["translate", "-m", str(model), "--text", "我们走吧。", "--to", "en"]) == 0
+    assert capsys.readouterr().out == "\n"
+    (tmp_path / "decode.yaml").write_text("max_len_a: 1.0\n", encoding="utf-8")
+    argv = ["translate", "-m", str(model), "--config", str(tmp_path / "decode.yaml")]
+    args = build_parser("translate").parse_args([*argv, "--max-len-b", "5"])
+    config = load_translator(args).config
+    assert (config.beam, config.max_len_a, config.max_len_b) == (1, 1.0, 5)
+
+
+def test_a_bad_decode_section_is_one_clear_error(model):
+    sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
+    sections["decode"] = {"beams": 4}
+    (model / "config.yaml").write_text(yaml.safe_dump(sections), encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"config.yaml: decode: unknown DecodeConfig key\(s\): beams"
+    ):
+        Translator.load(model)
+
+
+def test_write_needs_a_model_directory(trained, capsys):
+    argv = ["tune", "--data", str(data_of(trained)), "--alphas", "1", "--write"]
+    assert main(argv) == 2
+    assert "--write needs -m DIR" in capsys.readouterr().err
