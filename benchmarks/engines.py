@@ -100,11 +100,13 @@ def main() -> None:
     parser.add_argument("--ref", help="references of --src")
     parser.add_argument("--to", default="en", help="target language (default en)")
     parser.add_argument("--beam", type=int, default=5, help="as fanyi translate (default 5)")
-    parser.add_argument("--length-penalty", type=float, default=0.6, help="GNMT α (default 0.6)")
+    parser.add_argument("--length-penalty", type=float, help="GNMT α (default: the model's)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--rounds", type=int, default=1, help="interleaved timing rounds")
     parser.add_argument("--limit", type=int, help="first N sentences only")
     args = parser.parse_args()
+    if args.length_penalty is None:  # every engine decodes with the α stored in the model
+        args.length_penalty = Translator.load(args.model).config.length_penalty
     load_average = os.getloadavg()[0]  # the machine's other work when the benchmark started
     if args.src:
         sources, refs = read_lines(args.src, args.limit), read_lines(args.ref, args.limit)

@@ -11,11 +11,11 @@ from fanyi import Translator
 from fanyi.decode.translator import BUNDLED
 from fanyi.evaluate import score
 
-# Measured (beam 5): zh→en 30.30, en→zh 32.14 translated sentence by sentence, as the Translator
-# does; 30.33 and 32.24 with each line translated whole (the first bundled model: 28.50, 31.37).
+# Measured (beam 5, the model's α 3): zh→en 32.64, en→zh 33.16, translated sentence by sentence,
+# as the Translator does (the models before: 30.30 / 32.14 and 28.50 / 31.37).
 # The floors leave room for harmless changes in decoding but catch a broken model, tokenizer or
 # normaliser.
-FLOORS = {"en": 28.0, "zh": 30.0}
+FLOORS = {"en": 31.0, "zh": 31.5}
 
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 
 # Bottom to top; a module may import its own layer and those below. The utilities _version,
 # config and atomic are leaves; interop maps other formats to and from model directories, beside them;
-# evaluate scores with the Translator and is used by validation (tune chooses α with it); runtime is
+# evaluate scores with the Translator and is used by validation (tune chooses α with it; distill translates training data); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
     ["fanyi._version", "fanyi.config", "fanyi.atomic"],
@@ -21,7 +21,7 @@ LAYERS = [
     ["fanyi.data"],
     ["fanyi.model_dir", "fanyi.interop"],
     ["fanyi.decode"],
-    ["fanyi.evaluate", "fanyi.tune"],
+    ["fanyi.evaluate", "fanyi.tune", "fanyi.distill"],
     ["fanyi.train"],
     ["fanyi.runtime"],
     ["fanyi.copy_task", "fanyi.plot", "fanyi.plot_attention", "fanyi.recipe"],

@@ -73,8 +73,12 @@ def main(argv: list[str] | None = None) -> int:
 @contextlib.contextmanager
 def _leave_at_once_on_ctrl_c() -> Iterator[None]:
     """While modules are imported, Ctrl-C exits at once (130): a KeyboardInterrupt raised in the
-    middle of a library's import can leave it half-initialised, to fail later in odd ways."""
-    if threading.current_thread() is not threading.main_thread():
+    middle of a library's import can leave it half-initialised, to fail later in odd ways. Where
+    Ctrl-C is ignored (a background job of a shell without job control), it stays ignored."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
         yield
         return
     previous = signal.signal(signal.SIGINT, _exit_interrupted)
