@@ -30,6 +30,7 @@ COMMANDS = [
     "translate",
     "evaluate",
     "tune",
+    "distill",
     "serve",
     "plot",
     "recipe",
