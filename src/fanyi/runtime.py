@@ -69,12 +69,19 @@ def choose_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def job_rank() -> tuple[int, int]:
+    """This process's (global rank, world size) in the torchrun job it was started in
+    (0, 1 outside one)."""
+    return int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+
+
 @contextmanager
 def training_process(device: str, threads: int | None) -> Iterator[torch.device]:
-    """Set up this training process: its device, its share of the cores, and, under torchrun
-    (``WORLD_SIZE`` > 1), its membership of the job (gloo on CPU, nccl on GPU), left at exit."""
+    """Set up this training process: its device, its share of the cores (of its machine), and,
+    under torchrun (``WORLD_SIZE`` > 1, on one machine or several), its membership of the job
+    (gloo on CPU, nccl on GPU), left at exit."""
     chosen = choose_device(device)
-    world_size = int(os.environ.get("WORLD_SIZE", "1"))
+    _, world_size = job_rank()
     set_threads(threads, int(os.environ.get("LOCAL_WORLD_SIZE", str(world_size))))
     if chosen.type == "cuda":
         torch.cuda.set_device(chosen)

@@ -1,29 +1,33 @@
-"""Two processes under torchrun (gloo): parameters agree across ranks after several steps and
-equal one process accumulating the same two batches per step.
-
-Run as a script by torchrun, this file is the worker: it trains, then each rank writes its own
-parameters to ``OUT/rank-R.safetensors``.
+"""Data-parallel training under torchrun (gloo), on one machine and on two "machines" (two
+torchrun invocations meeting at a c10d rendezvous on 127.0.0.1, as on a cluster): parameters
+agree across ranks after several steps and equal one process accumulating the same two batches
+per step; a machine lost mid-run ends the job, leaving checkpoints that load and a run that
+resumes; machines whose copies of the data differ refuse to start, naming the files.
 """
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
+import shutil
+import time
 from pathlib import Path
 
 import pytest
 import torch
-from safetensors.torch import load_file, save_file
+from ddp_worker import finish, kill_machine, run_machines, start, start_machines
+from safetensors.torch import load_file
 from test_train_tatoeba import _config, prepared  # noqa: F401  (a module fixture)
 
-from fanyi import runtime
-from fanyi.config import from_dict, override, to_dict
+from fanyi.config import override, save_yaml, to_dict
 from fanyi.data import TokenBatchSampler, load_split, load_vocabs
-from fanyi.model_dir import model_tensors, read_state_dict
-from fanyi.train import TrainConfig, Trainer, train
+from fanyi.model_dir import load_model, read_index, read_state_dict
+from fanyi.train import train
+from fanyi.train.state import load_training_state
 
 STEPS = 6
+WORKER = str(Path(__file__).with_name("ddp_worker.py"))
+pytestmark = pytest.mark.skipif(
+    not torch.distributed.is_available(), reason="torch.distributed is not available"
+)
 
 
 def _even_max_tokens(data: Path) -> int:
@@ -35,7 +39,8 @@ def _even_max_tokens(data: Path) -> int:
     raise AssertionError("no even batch count found")
 
 
-def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_path):  # noqa: F811
+@pytest.mark.parametrize("machines", [1, 2])
+def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_path, machines):  # noqa: F811
     cfg = _config(
         prepared,
         tmp_path / "ddp",
@@ -49,26 +54,14 @@ def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_
     )
     config_file = tmp_path / "train.json"
     config_file.write_text(json.dumps(to_dict(cfg)))
-    tests = str(Path(__file__).resolve().parents[1])  # the worker imports conftest from there
-    path = os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": path}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "torch.distributed.run",
-            "--standalone",
-            "--nproc_per_node",
-            "2",
-            __file__,
-            str(config_file),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    if machines == 1:
+        command = ["--standalone", "--nproc-per-node=2", WORKER, str(config_file)]
+        assert finish([start(command, tmp_path / "job.log")], tmp_path) == [0]
+    else:  # the second machine reads its own copy of the data directory
+        copy = tmp_path / "copy.json"
+        copy.write_text(json.dumps({**to_dict(cfg), "data_dir": str(tmp_path / "data-copy")}))
+        shutil.copytree(prepared, tmp_path / "data-copy")
+        run_machines([[WORKER, str(config_file)], [WORKER, str(copy)]], tmp_path)
     ranks = [load_file(tmp_path / "ddp" / f"rank-{r}.safetensors") for r in (0, 1)]
     for name, tensor in ranks[0].items():
         assert torch.equal(tensor, ranks[1][name]), name
@@ -78,20 +71,54 @@ def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_
         torch.testing.assert_close(tensor, expected[name], rtol=0, atol=1e-6, msg=name)
 
 
-def _worker(config_file: str) -> None:
-    """torchrun entry point: join the job as `fanyi train` does, train, save this rank's
-    parameters."""
-    cfg = from_dict(TrainConfig, json.loads(Path(config_file).read_text()))
-    with runtime.training_process("cpu", threads=1) as device:
-        trainer = Trainer(cfg, device=device)
-        trainer.run()
-        tensors, _ = model_tensors(trainer.model)
-        save_file(tensors, Path(cfg.out_dir) / f"rank-{trainer.dist.rank}.safetensors")
+def _fanyi_train(*flags: str) -> list[str]:
+    return ["-m", "fanyi", "train", "--threads=1", "--progress=false", *flags]
 
 
-if __name__ == "__main__":
-    _worker(sys.argv[1])
-else:
-    pytestmark = pytest.mark.skipif(
-        not torch.distributed.is_available(), reason="torch.distributed is not available"
-    )
+def _wait_for_checkpoint(run: Path, step: int, machines: list) -> None:
+    deadline = time.monotonic() + 120
+    while not (run / "checkpoints.json").is_file() or read_index(run)["last"] < f"step-{step:07d}":
+        assert all(m.poll() is None for m in machines), "a machine ended before the kill"
+        assert time.monotonic() < deadline, "no checkpoint in time"
+        time.sleep(0.1)
+
+
+def test_a_machine_lost_mid_run_ends_the_job_and_the_run_resumes(prepared, tmp_path):  # noqa: F811
+    run = tmp_path / "run"
+    cfg = _config(prepared, run, max_steps=10_000, validate_every=3, valid_bleu=False)
+    save_yaml(cfg, tmp_path / "train.yaml")
+    command = _fanyi_train(f"--config={tmp_path / 'train.yaml'}")
+    machines = start_machines([command, command], tmp_path / "lost")
+    try:
+        _wait_for_checkpoint(run, 6, machines)
+    except BaseException:
+        for machine in machines:
+            kill_machine(machine.pid)
+        raise
+    kill_machine(machines[1].pid)  # the second machine dies, whichever rank it held
+    codes = finish(machines, tmp_path / "lost", timeout=90)  # the other one ends too
+    assert codes[0] != 0
+    checkpoints = sorted(run.glob("step-*"))
+    for checkpoint in checkpoints:  # every checkpoint named is whole
+        assert read_state_dict(checkpoint) and load_training_state(checkpoint)["world_size"] == 2
+    _, last = load_model(run / read_index(run)["last"])
+    assert last.path == checkpoints[-1]
+    step = last.info["step"]
+    resume = _fanyi_train(f"--resume={run}", f"--max-steps={step + 3}")
+    run_machines([resume, resume], tmp_path / "resumed")
+    assert read_index(run)["last"] == f"step-{step + 3:07d}"
+
+
+def test_machines_whose_copies_of_the_data_differ_refuse_to_start(prepared, tmp_path):  # noqa: F811
+    copy = shutil.copytree(prepared, tmp_path / "data-copy")
+    lines = (copy / "train.src").read_text(encoding="utf-8").splitlines()
+    (copy / "train.src").write_text("\n".join(["这是另一个句子。", *lines[1:]]) + "\n")
+    save_yaml(_config(prepared, tmp_path / "run", max_steps=3), tmp_path / "train.yaml")
+    command = _fanyi_train(f"--config={tmp_path / 'train.yaml'}")
+    machines = start_machines([command, [*command, f"--data-dir={copy}"]], tmp_path)
+    assert all(code != 0 for code in finish(machines, tmp_path, timeout=90))
+    for log in sorted(tmp_path.glob("machine-*.log")):
+        assert "(exitcode: 2)" in log.read_text()  # fanyi's exit code for a refusal, on both
+        assert "disagree on the training data" in log.read_text()
+        assert "has other train.src than rank 0" in log.read_text()
+    assert not (tmp_path / "run" / "checkpoints.json").exists()

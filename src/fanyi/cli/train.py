@@ -45,7 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "train",
         help="train a Transformer on a prepared data directory",
         description="Every TrainConfig key is also a flag; flags override the --config file. "
-        "Run under `torchrun --nproc_per_node N` for data-parallel training.",
+        "Run under `torchrun --nproc-per-node P` for data-parallel training, with `--nnodes N "
+        "--rdzv-backend c10d --rdzv-endpoint HOST:PORT` on several machines (docs/training.md).",
     )
     parser.add_argument("--config", help="YAML file of TrainConfig keys")
     parser.add_argument(
@@ -70,9 +71,21 @@ def run(args: argparse.Namespace) -> int:
     run_dir = None if args.resume is None else run_directory(Path(args.resume))
     if run_dir is not None and args.out_dir is None:  # a run copied elsewhere goes on there
         cfg = config_io.override(cfg, {"out_dir": str(run_dir)})
-    with runtime.training_process(cfg.device, cfg.threads) as device:
-        out = train(cfg, args.resume, device, runtime.resolve_dtype(cfg.dtype, device))
-    print(out)
+    rank, world_size = runtime.job_rank()
+    try:
+        with runtime.training_process(cfg.device, cfg.threads) as device:
+            out = train(cfg, args.resume, device, runtime.resolve_dtype(cfg.dtype, device))
+    except RuntimeError:  # in a job, mostly another process or machine lost: say what to do
+        if world_size > 1:
+            print(
+                f"fanyi train: rank {rank} of {world_size} stopped; when the job's machines "
+                f"are back, continue from the last checkpoint: fanyi train --resume "
+                f"{cfg.out_dir} (on any number of processes)",
+                file=sys.stderr,
+            )
+        raise
+    if rank == 0:
+        print(out)
     return 0
 
 

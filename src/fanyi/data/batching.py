@@ -20,6 +20,7 @@ from .manifest import SIDES, read_manifest, split_file
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
 
 Example = tuple[list[int], list[int]]  # (source ids, target ids), without specials
+Earlier = tuple[tuple[int, int], ...]  # (ranks, batches each took) that began an epoch, in turn
 
 
 @dataclass
@@ -118,7 +119,8 @@ class TokenBatchSampler:
     never dropped: every example appears exactly once per epoch). With ``world_size`` > 1 the
     largest batches are halved until the count divides evenly, and rank r takes every
     ``world_size``-th batch from r: ranks get equal numbers of disjoint batches covering all.
-    The order depends only on ``seed`` and the epoch given to :meth:`set_epoch`.
+    The order depends only on ``seed`` and the epoch given to :meth:`set_epoch`, and on the
+    earlier numbers of ranks of an epoch that a resumed run continues on another number.
     """
 
     def __init__(
@@ -139,11 +141,17 @@ class TokenBatchSampler:
             raise ValueError(f"{len(self.sizes)} examples cannot feed {world_size} ranks")
         self.max_tokens, self.seed, self.shuffle = max_tokens, seed, shuffle
         self.rank, self.world_size, self.epoch = rank, world_size, 0
-        self._cached: tuple[int, list[list[int]]] | None = None
+        self.earlier: Earlier = ()
+        self._cached: tuple[tuple[int, Earlier], list[list[int]]] | None = None
 
-    def set_epoch(self, epoch: int) -> None:
-        """Choose the epoch whose order ``__iter__`` yields (as DistributedSampler does)."""
-        self.epoch = epoch
+    def set_epoch(self, epoch: int, earlier: Sequence[tuple[int, int]] = ()) -> None:
+        """Choose the epoch whose order ``__iter__`` yields (as DistributedSampler does).
+
+        ``earlier``: for an epoch begun by other numbers of ranks (a run resumed on another
+        number of processes), the (ranks, batches each took) of each, in turn; only the batches
+        they left are yielded, shared anew by this sampler's ranks.
+        """
+        self.epoch, self.earlier = epoch, tuple((int(w), int(n)) for w, n in earlier)
 
     def __iter__(self) -> Iterator[list[int]]:
         return iter(self.batches()[self.rank :: self.world_size])
@@ -153,16 +161,33 @@ class TokenBatchSampler:
 
     def batches(self) -> list[list[int]]:
         """All ranks' batches of the current epoch, in order (computed once per epoch)."""
-        if self._cached is None or self._cached[0] != self.epoch:
-            self._cached = (self.epoch, self._make_batches())
+        key = (self.epoch, self.earlier)
+        if self._cached is None or self._cached[0] != key:
+            self._cached = (key, self._remaining_batches())
         return self._cached[1]
 
-    def _make_batches(self) -> list[list[int]]:
+    def _remaining_batches(self) -> list[list[int]]:
+        """The epoch's batches as its first ranks shared them, less those taken by each
+        earlier number of ranks, evened out anew for the next."""
+        world_sizes = [w for w, _ in self.earlier] + [self.world_size]
+        batches = self._make_batches(world_sizes[0])
+        for (world_size, taken), then in zip(self.earlier, world_sizes[1:], strict=True):
+            left = batches[world_size * taken :]
+            try:
+                batches = _even_out(left, then)
+            except ValueError:
+                raise ValueError(
+                    f"the {sum(map(len, left))} examples left of epoch {self.epoch} cannot be "
+                    f"shared by {then} ranks; resume on fewer processes"
+                ) from None
+        return batches
+
+    def _make_batches(self, world_size: int) -> list[list[int]]:
         rng = np.random.default_rng([self.seed, self.epoch])
         ties = rng.permutation(len(self.sizes)) if self.shuffle else np.arange(len(self.sizes))
         keys = (self.tgt_sizes[ties], self.src_sizes[ties], self.sizes[ties])
         order = ties[np.lexsort(keys)]
-        batches = _even_out(self._cut(order), self.world_size)
+        batches = _even_out(self._cut(order), world_size)
         if self.shuffle:
             batches = [batches[i] for i in rng.permutation(len(batches))]
         return batches

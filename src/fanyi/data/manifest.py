@@ -14,6 +14,7 @@ from typing import Any
 from .. import config as config_io
 from ..lang import Languages, lang_tag, split_tag
 from .config import DataConfig
+from .download import sha256_file
 
 MANIFEST_FILE = "manifest.json"
 SIDES = ("src", "tgt")
@@ -67,6 +68,10 @@ class Manifest:
         """The checksums that identify the training data: train text and vocabulary models."""
         names = [split_file("train", side) for side in SIDES]
         return {k: self.outputs[k] for k in (*names, self.vocab.src_model, self.vocab.tgt_model)}
+
+    def data_files_found(self, data_dir: Path) -> dict[str, str]:
+        """The checksums of :meth:`data_files` as the files in ``data_dir`` are now."""
+        return {name: sha256_file(data_dir / name) for name in self.data_files()}
 
 
 def read_manifest(data_dir: str | Path) -> Manifest:

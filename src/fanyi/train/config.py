@@ -9,9 +9,12 @@ from ..model import ModelConfig
 
 # Keys that may change when a run is resumed: they do not alter the parameters of steps taken
 # (stopping points, logging, validation cadence, threads, where files are; the data itself is
-# checked by checksum). Every other key must match.
+# checked by checksum), or change only the batch of the steps to come, as the number of
+# processes may (accumulation). Every other key must match.
 RESUMABLE_CHANGES = frozenset(
     {
+        "accumulation",
+        "keep_effective_batch",
         "max_steps",
         "max_epochs",
         "max_minutes",
@@ -44,6 +47,9 @@ class TrainConfig:
     # --- batches (token-based, from the data pipeline) ---
     max_tokens: int = 4096  # padded tokens per batch, per process
     accumulation: int = 1  # batches per optimizer step (per process)
+    # On resuming with another number of processes, set accumulation to (saved processes x saved
+    # accumulation) / processes now, so that a step takes as many batches as before.
+    keep_effective_batch: bool = False
     max_steps: int = 100_000  # optimizer steps
     max_epochs: int | None = None  # stop after this many passes over train (None: no limit)
     # Wall-clock budget of this invocation (validations included); then one last validation

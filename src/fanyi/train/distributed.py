@@ -6,6 +6,8 @@ asks where it stands.
 
 from __future__ import annotations
 
+import json
+import socket
 from dataclasses import dataclass, field
 
 import torch
@@ -55,3 +57,33 @@ class Distributed:
             every = [torch.empty_like(mine) for _ in range(self.world_size)]
             torch_dist.all_gather(every, mine)
         return [t.cpu() for t in every]
+
+    def gather_text(self, text: str) -> list[str]:
+        """Every rank's ``text``, in rank order."""
+        mine = torch.tensor(list(text.encode()), dtype=torch.uint8)
+        lengths = [int(n) for n in self.gather(torch.tensor([len(mine)]))]
+        padded = torch.zeros(max(1, *lengths), dtype=torch.uint8)
+        padded[: len(mine)] = mine
+        every = self.gather(padded)
+        return [bytes(t[:n].tolist()).decode() for t, n in zip(every, lengths, strict=True)]
+
+    def check_same(self, what: str, values: dict[str, str]) -> None:
+        """Go on only if every rank has rank 0's ``values``; else raise the same ValueError on
+        every rank, naming the ranks, their hosts and the keys that differ."""
+        if self.world_size == 1:
+            return
+        every = [
+            json.loads(t) for t in self.gather_text(json.dumps([socket.gethostname(), values]))
+        ]
+        host, first = every[0]
+        differ = [
+            f"rank {rank} (on {theirs_host}) has other "
+            + ", ".join(sorted(k for k in first.keys() | theirs if first.get(k) != theirs.get(k)))
+            for rank, (theirs_host, theirs) in enumerate(every[1:], 1)
+            if theirs != first
+        ]
+        if differ:
+            raise ValueError(
+                f"the processes of this job disagree on {what}: {'; '.join(differ)} "
+                f"than rank 0 (on {host})"
+            )

@@ -2,14 +2,16 @@
 
 A checkpoint of a run adds ``training_state.safetensors`` (tensors: the optimizer's moments, the
 generators' states) and ``training_state.json`` (the structure around them) to its model
-directory, so that nothing is ever pickled.
+directory, so that nothing is ever pickled. A run saved by N processes may resume on M (elastic
+resume): the epoch's remaining batches are shared anew, each rank gets a fresh dropout stream,
+and the accumulation may be scaled to keep the batch of a step.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,8 +21,10 @@ from safetensors.torch import save_file
 from torch import Tensor
 
 from .. import config as config_io
-from ..model_dir import Checkpoint, read_tensors, refuse_pickle
+from ..data.download import sha256_file
+from ..model_dir import Checkpoint, read_tensors, refuse_pickle, resolve
 from .config import RESUMABLE_CHANGES, TrainConfig
+from .distributed import Distributed
 
 STATE_TENSORS = "training_state.safetensors"
 STATE_JSON = "training_state.json"
@@ -32,9 +36,34 @@ class TrainState:
 
     step: int = 0  # optimizer steps taken
     epoch: int = 0  # epoch of the next batch
-    position: int = 0  # batches of that epoch already consumed (per process)
+    position: int = 0  # batches of that epoch already consumed (per process, after `earlier`)
     best: float | None = None  # best validation metric so far
     bad_validations: int = 0  # validations since the best (early stopping)
+    # (processes, position) of each other number of processes that began this epoch
+    earlier: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.earlier = [(int(processes), int(taken)) for processes, taken in self.earlier]
+
+    def regrouped(self, before: int, now: int) -> TrainState:
+        """This state, saved by ``before`` processes, for ``now``: the epoch's position so far
+        joins ``earlier``, and the ``now`` processes share what is left of the epoch."""
+        if before == now or self.position == 0:
+            return self
+        return replace(self, earlier=[*self.earlier, (before, self.position)], position=0)
+
+
+def kept_accumulation(before: int, accumulation: int, now: int) -> int:
+    """The accumulation that gives ``now`` processes the batches per step that ``before``
+    processes took with ``accumulation`` (``keep_effective_batch``)."""
+    batches = before * accumulation
+    if batches % now:
+        raise ValueError(
+            f"keep_effective_batch: {before} process(es) x accumulation {accumulation} = "
+            f"{batches} batches per step cannot be shared by {now} processes; resume on a "
+            f"divisor of {batches}, or set keep_effective_batch: false"
+        )
+    return batches // now
 
 
 def seed_everything(seed: int) -> None:
@@ -68,6 +97,19 @@ def restore_rng(state: dict[str, Any]) -> None:
     torch.set_rng_state(state["torch"])
     if "cuda" in state and torch.cuda.is_available():
         torch.cuda.set_rng_state(state["cuda"])
+
+
+def restore_rank_rng(rng: dict[str, Any], rank: int, world_size: int, seed: int, step: int) -> None:
+    """Restore the generators of ``rank`` of ``world_size`` from a checkpoint's (torch's and
+    CUDA's saved per rank): its own states when the run had as many processes, which keeps
+    resuming exact; else rank 0's, with a fresh dropout stream seeded by (seed, step, rank)."""
+    same = len(rng["torch"]) == world_size
+    per_rank: dict[str, Any] = {
+        key: rng[key][rank if same else 0] for key in ("torch", "cuda") if key in rng
+    }
+    restore_rng({**rng, **per_rank})
+    if not same:
+        torch.manual_seed(int(np.random.SeedSequence([seed, step, rank]).generate_state(1)[0]))
 
 
 def write_training_state(directory: Path, state: dict[str, Any]) -> None:
@@ -142,3 +184,17 @@ def check_resumable(saved: TrainConfig, now: TrainConfig) -> None:
             f"cannot resume with a different training config ({details}); only "
             f"{', '.join(sorted(RESUMABLE_CHANGES))} may change"
         )
+
+
+def same_checkpoint(resume: str | Path, dist: Distributed) -> Path:
+    """The checkpoint that ``resume`` (a run or checkpoint directory) names, the same one on
+    every rank of a job: on several machines, the run directory must be a path all of them read."""
+    try:
+        path = resolve(resume, "last")
+        found, missing = f"{path.name} {sha256_file(path / STATE_JSON)}", None
+    except (FileNotFoundError, ValueError) as error:
+        found, missing = f"none: {error}", error
+    dist.check_same(f"the checkpoint to resume, {resume}", {"checkpoint": found})
+    if missing is not None:
+        raise missing
+    return path

@@ -3,7 +3,8 @@
 ``train(TrainConfig(...))`` reads a prepared data directory and writes a run directory:
 ``step-NNNNNNN/`` model directories (the last ``keep_last`` and the best), ``checkpoints.json``
 naming ``last`` and ``best``, and ``log.jsonl``. Under ``torchrun`` every process trains on its
-share of the batches and DDP averages the gradients; the entry point joins the job and chooses
+share of the batches and DDP averages the gradients (on one machine or several: every rank
+reads the same data, rank 0 validates and writes); the entry point joins the job and chooses
 the device and dtype (``fanyi.runtime``), the loop only asks where it stands.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
@@ -24,9 +26,7 @@ from .. import config as config_io
 from .. import model_dir
 from .._version import __version__
 from ..data import (
-    Batch,
     Manifest,
-    ParallelDataset,
     TokenBatchSampler,
     collate,
     load_split,
@@ -44,8 +44,10 @@ from .state import (
     TrainState,
     capture_rng,
     check_resumable,
+    kept_accumulation,
     load_training_state,
-    restore_rng,
+    restore_rank_rng,
+    same_checkpoint,
     saved_train_config,
     seed_everything,
     write_training_state,
@@ -54,6 +56,8 @@ from .step import StepResult, StepSettings, adam, train_step
 from .validate import validate
 
 DTYPES = ("fp32", "bf16")  # what the loop computes in; "auto" is chosen per host by fanyi.runtime
+# TrainConfig keys that may differ between the machines of a job (rank 0's out_dir is the run's)
+PER_MACHINE_KEYS = frozenset({"data_dir", "out_dir", "threads", "progress"})
 
 
 def model_config(cfg: TrainConfig, manifest: Manifest) -> ModelConfig:
@@ -65,15 +69,17 @@ def model_config(cfg: TrainConfig, manifest: Manifest) -> ModelConfig:
 
 
 def batch_stream(
-    dataset: ParallelDataset, sampler: TokenBatchSampler, epoch: int, position: int
-) -> Iterator[tuple[int, int, Batch]]:
-    """Batches from ``position`` of ``epoch`` on, forever: (epoch, position after it, batch)."""
+    sampler: TokenBatchSampler, state: TrainState
+) -> Iterator[tuple[int, int, list[int]]]:
+    """This rank's batches from where ``state`` is on, forever: (epoch, position after the
+    batch, its example indices)."""
+    epoch, position, earlier = state.epoch, state.position, state.earlier
     while True:
-        sampler.set_epoch(epoch)
+        sampler.set_epoch(epoch, earlier)
         order = list(sampler)
         for i in range(position, len(order)):
-            yield epoch, i + 1, collate([dataset[j] for j in order[i]])
-        epoch, position = epoch + 1, 0
+            yield epoch, i + 1, order[i]
+        epoch, position, earlier = epoch + 1, 0, []
 
 
 class Trainer:
@@ -93,6 +99,7 @@ class Trainer:
         self.out = Path(cfg.out_dir)
         self.log = RunLog(self.out, self.dist.main)
         self._load_data(Path(cfg.data_dir))
+        self._check_same_job(Path(cfg.data_dir))
         self.autocast = torch.autocast(
             self.dist.device.type, dtype=torch.bfloat16, enabled=self.dtype == "bf16"
         )
@@ -100,7 +107,7 @@ class Trainer:
         self.state = TrainState()
         seed_everything(cfg.seed + self.dist.rank)  # per-rank dropout streams
         if resume is not None:
-            self.restore(model_dir.resolve(resume, "last"))
+            self.restore(same_checkpoint(resume, self.dist))
         elif cfg.init_from is not None:
             self.initialise_from(model_dir.resolve(cfg.init_from, "best"))
         self.ddp = DistributedDataParallel(self.model) if self.dist.world_size > 1 else self.model
@@ -139,7 +146,7 @@ class Trainer:
         if self.dist.main:
             self.out.mkdir(parents=True, exist_ok=True)
         self.log.trim(state.step)
-        stream = batch_stream(self.train_data, self.sampler, state.epoch, state.position)
+        stream = batch_stream(self.sampler, state)
         show = cfg.progress and self.dist.main
         bar = tqdm(
             total=cfg.max_steps,
@@ -169,10 +176,10 @@ class Trainer:
         bar.close()
         return self.out
 
-    def _step(self, pulled: list[tuple[int, int, Batch]]) -> StepResult:
+    def _step(self, pulled: list[tuple[int, int, list[int]]]) -> StepResult:
         """One optimizer step on the pulled batches; the data position moves past them."""
         self.state.step += 1
-        batches = [batch for *_, batch in pulled]
+        batches = [collate([self.train_data[j] for j in indices]) for *_, indices in pulled]
         result = train_step(
             self.ddp,
             self.optimizer,
@@ -183,7 +190,9 @@ class Trainer:
             self.autocast,
             self.dist,
         )
-        self.state.epoch, self.state.position = pulled[-1][:2]
+        epoch, self.state.position, _ = pulled[-1]
+        if epoch != self.state.epoch:
+            self.state.epoch, self.state.earlier = epoch, []
         self.window += torch.tensor([result.loss, result.nll, result.tokens], dtype=torch.float64)
         return result
 
@@ -288,29 +297,62 @@ class Trainer:
     # --- resume ---
 
     def restore(self, path: Path) -> None:
-        """Continue from checkpoint ``path``: weights, optimizer, RNG, data position."""
+        """Continue from checkpoint ``path``: weights, optimizer, RNG, data position. A run
+        saved by another number of processes shares what is left of its epoch anew."""
         saved = model_dir.read_checkpoint(path)
-        check_resumable(saved_train_config(saved), self.cfg)
+        saved_cfg = saved_train_config(saved)
+        check_resumable(saved_cfg, self.cfg)
         if saved.model != self.model.config:
             raise ValueError(
                 f"{path}: its model config differs from this run's:\n"
                 f"  saved: {saved.model}\n  now:   {self.model.config}"
             )
         state = load_training_state(path)
-        if state["world_size"] != self.dist.world_size:
-            raise ValueError(
-                f"{path} was trained by {state['world_size']} processes; resume it "
-                f"with the same number (not {self.dist.world_size})"
-            )
         if state["data"] != self.manifest.data_files():
             raise ValueError(f"{path} was trained on other data than {self.cfg.data_dir}")
         model_dir.load_into(
             self.model, model_dir.read_state_dict(path), path / model_dir.MODEL_FILE
         )
         self.optimizer.load_state_dict(state["optimizer"])
-        self.state = TrainState(**state["state"])
-        rng = state["rng"]
-        restore_rng({**rng, **{k: rng[k][self.dist.rank] for k in ("torch", "cuda") if k in rng}})
+        before, now = state["world_size"], self.dist.world_size
+        self.state = TrainState(**state["state"]).regrouped(before, now)
+        restore_rank_rng(state["rng"], self.dist.rank, now, self.cfg.seed, self.state.step)
+        self._keep_or_tell_batch(path, before, saved_cfg.accumulation)
+
+    def _keep_or_tell_batch(self, path: Path, before: int, accumulation: int) -> None:
+        """Scale the accumulation to the batches per step of the run saved by ``before``
+        processes (``keep_effective_batch``), or warn that the batch of a step changes."""
+        now, cfg = self.dist.world_size, self.cfg
+        if cfg.keep_effective_batch:
+            kept = kept_accumulation(before, accumulation, now)
+            self.cfg = config_io.override(cfg, {"accumulation": kept})
+        elif before * accumulation != now * cfg.accumulation and self.dist.main:
+            warnings.warn(
+                f"{path}: trained with {before} process(es) x accumulation {accumulation}, "
+                f"resumed with {now} x {cfg.accumulation}: a step now takes "
+                f"{now * cfg.accumulation} batches of up to {cfg.max_tokens} tokens instead of "
+                f"{before * accumulation} (keep_effective_batch: true keeps it)",
+                stacklevel=2,
+            )
+
+    def _check_same_job(self, data_dir: Path) -> None:
+        """In a job: every rank has rank 0's settings (but for where files are and threads)
+        and training data (a shared path or a copy on each machine), which is what its
+        manifest.json says it is."""
+        if self.dist.world_size == 1:
+            return
+        mine = config_io.to_dict(self.cfg)
+        settings = {k: repr(v) for k, v in mine.items() if k not in PER_MACHINE_KEYS}
+        self.dist.check_same("the training config", settings)
+        found, expected = self.manifest.data_files_found(data_dir), self.manifest.data_files()
+        manifest = {f"{name} in manifest.json": digest for name, digest in expected.items()}
+        self.dist.check_same(f"the training data ({data_dir})", {**found, **manifest})
+        stale = [name for name, digest in found.items() if digest != expected[name]]
+        if stale:
+            raise ValueError(
+                f"{data_dir}: {', '.join(stale)} differ from the checksums of its manifest.json: "
+                "an incomplete or stale copy? Copy the data directory again"
+            )
 
     def initialise_from(self, path: Path) -> None:
         """Start from the weights of model directory ``path`` (same config and vocabulary)."""

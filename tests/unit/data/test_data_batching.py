@@ -111,3 +111,66 @@ def test_collated_batches_stay_within_budget():
     assert sum(len(b.src) for b in batches) == len(dataset)
     for batch in batches:
         assert batch.src.numel() <= 90 and batch.tgt_in.shape == batch.tgt_out.shape
+
+
+def _shares(sampler_of, world_size: int, epoch: int, earlier=()) -> list[list[list[int]]]:
+    """Each rank's batches of ``epoch`` for ``world_size`` ranks."""
+    shares = []
+    for rank in range(world_size):
+        sampler = sampler_of(rank, world_size)
+        sampler.set_epoch(epoch, earlier)
+        shares.append(list(sampler))
+    return shares
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    _sizes,
+    st.integers(80, 300),
+    st.lists(st.tuples(st.integers(1, 4), st.floats(0, 1)), min_size=1, max_size=3),
+    st.integers(1, 4),
+)
+def test_an_epoch_resumed_on_other_numbers_of_ranks_sees_every_example_once(
+    sizes, max_tokens, earlier_runs, world_size
+):
+    """Ranks of N processes take part of an epoch, then of M, ...: what each took, and what the
+    last ones share (equally), hold every example exactly once."""
+    assume(len(sizes) >= max(w for w, _ in [*earlier_runs, (world_size, 0)]))
+
+    def sampler_of(rank, ranks):
+        return _sampler(sizes, max_tokens, seed=5, rank=rank, world_size=ranks)
+
+    seen, earlier, left = [], [], []
+    for ranks, share in [*earlier_runs, (world_size, 1.0)]:  # each takes a part of its shares
+        try:
+            shares = _shares(sampler_of, ranks, 2, earlier)
+        except ValueError:  # refused: fewer examples left than a batch for every rank needs
+            assert sum(map(len, left)) < -(-len(left) // ranks) * ranks
+            return
+        assert len({len(batches) for batches in shares}) == 1
+        taken = round(share * len(shares[0]))
+        seen += [i for batches in shares for b in batches[:taken] for i in b]
+        earlier.append((ranks, taken))
+        left = [b for batches in shares for b in batches[taken:]]
+    assert sorted(seen) == list(range(len(sizes)))
+
+
+def test_the_rest_of_an_epoch_keeps_its_batches_and_their_order():
+    """Resumed by 1 rank after 2 took 3 batches each, the epoch goes on with the 2 ranks'
+    remaining batches, interleaved as they were, none cut: the same batches, in order."""
+    sizes = [(n % 17 + 1, n % 13 + 1) for n in range(300)]
+    both = _sampler(sizes, 120, seed=1, world_size=2).batches()
+    alone = _sampler(sizes, 120, seed=1)
+    alone.set_epoch(0, [(2, 3)])
+    assert list(alone) == both[6:]
+    alone.set_epoch(1)  # the next epoch is the one rank's own
+    fresh = _sampler(sizes, 120, seed=1)
+    fresh.set_epoch(1)
+    assert list(alone) == fresh.batches()
+
+
+def test_what_is_left_of_an_epoch_too_small_to_share_is_refused_by_name():
+    sampler = _sampler([(30, 30)] * 4, 30, world_size=3)  # 4 batches; 2 ranks took one each
+    sampler.set_epoch(0, [(2, 1)])  # leaving 2 examples for 3 ranks
+    with pytest.raises(ValueError, match="2 examples left of epoch 0 cannot be shared by 3"):
+        list(sampler)
