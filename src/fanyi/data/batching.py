@@ -79,6 +79,11 @@ class ParallelDataset(Dataset):
     def __getitem__(self, i: int) -> Example:
         return self.src[i], self.tgt[i]
 
+    def examples(self, indices: Sequence[int], epoch: int) -> list[Example]:
+        """The examples of one batch of ``epoch``: the same ids in every epoch here (a
+        :class:`~fanyi.data.regularization.SampledSegmentations` draws new ones)."""
+        return [self[i] for i in indices]
+
     def sizes(self) -> tuple[np.ndarray, np.ndarray]:
         """Source and target tensor lengths (ids + eos, bos + ids) of every example."""
         return (

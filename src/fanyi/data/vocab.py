@@ -115,22 +115,34 @@ class Vocab:
             return self.sp.get_piece_size()
         return max(self.table.values()) + 1
 
-    def encode(self, text: str) -> list[int]:
-        """Ids of ``text`` (no bos/eos); a leading ``<2xx> `` tag becomes its single id."""
+    def encode(self, text: str, alpha: float = 0.0) -> list[int]:
+        """Ids of ``text`` (no bos/eos); a leading ``<2xx> `` tag becomes its single id.
+
+        ``alpha`` > 0 samples a segmentation from the unigram model's distribution over all of
+        them, P(x)^α normalised (Kudo 2018, §3.2; smaller α: more varied), instead of the best
+        one; SentencePiece's generator (``spm.set_random_generator_seed``) draws it."""
         tag, rest = split_tag(text)
         if tag is None:
-            return self._encode(text)
+            return self._encode(text, alpha)
         if tag not in self.tags:
             raise ValueError(f"tag {tag} is not in the vocabulary {self.path}")
-        return [self.tags[tag], *self._encode(rest)]
+        return [self.tags[tag], *self._encode(rest, alpha)]
 
-    def _encode(self, text: str) -> list[int]:
+    def _encode(self, text: str, alpha: float) -> list[int]:
         if self.table is None:
-            return self.sp.encode(text)
+            return self._pieces(text, int, alpha)
         code = _MARIAN_CODE.match(text)  # ">>fra<< …": a multilingual OPUS-MT model's target
         head = [self.piece_to_id(code.group())] if code else []
-        pieces = self.sp.encode(text[code.end() :] if code else text, out_type=str)
+        pieces = self._pieces(text[code.end() :] if code else text, str, alpha)
         return head + [self.piece_to_id(piece) for piece in pieces]
+
+    def _pieces(self, text: str, out_type: type, alpha: float) -> Any:
+        """SentencePiece's ids (``int``) or pieces (``str``): the best, or sampled (α > 0)."""
+        if not alpha:
+            return self.sp.encode(text, out_type=out_type)
+        return self.sp.encode(
+            text, out_type=out_type, enable_sampling=True, alpha=alpha, nbest_size=-1
+        )
 
     def encode_batch(self, texts: Iterable[str]) -> list[list[int]]:
         return [self.encode(text) for text in texts]

@@ -50,6 +50,9 @@ class TrainConfig:
     # On resuming with another number of processes, set accumulation to (saved processes x saved
     # accumulation) / processes now, so that a step takes as many batches as before.
     keep_effective_batch: bool = False
+    # Subword regularisation (Kudo 2018): each use of a training pair segments it anew, sampled
+    # with this α (0.1-0.2; smaller: more varied, longer); 0: the one best segmentation.
+    subword_alpha: float = 0.0
     max_steps: int = 100_000  # optimizer steps
     max_epochs: int | None = None  # stop after this many passes over train (None: no limit)
     # Wall-clock budget of this invocation (validations included); then one last validation
@@ -93,6 +96,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.max_minutes is not None and self.max_minutes <= 0:
             raise ValueError(f"max_minutes must be positive, got {self.max_minutes}")
+        if not 0.0 <= self.subword_alpha <= 1.0:
+            raise ValueError(f"subword_alpha must be in [0, 1], got {self.subword_alpha}")
         if not 0.0 <= self.label_smoothing < 1.0:
             raise ValueError(f"label_smoothing must be in [0, 1), got {self.label_smoothing}")
         if self.best_metric == "bleu" and not self.valid_bleu:

@@ -35,6 +35,7 @@ from ..data import (
 )
 from ..data.download import sha256_file
 from ..data.manifest import split_file
+from ..data.regularization import SampledSegmentations
 from ..model import ModelConfig, build_model
 from .config import TrainConfig
 from .distributed import Distributed
@@ -131,7 +132,12 @@ class Trainer:
     def _load_data(self, data_dir: Path) -> None:
         self.manifest = read_manifest(data_dir)
         self.vocabs = load_vocabs(data_dir)
-        self.train_data = load_split(data_dir, "train", self.vocabs)
+        alpha, seed = self.cfg.subword_alpha, self.cfg.seed
+        self.train_data = (
+            load_split(data_dir, "train", self.vocabs)
+            if alpha == 0
+            else SampledSegmentations.load(data_dir, "train", self.vocabs, alpha, seed)
+        )
         self.dev = load_split(data_dir, "dev", self.vocabs)
         references = (data_dir / split_file("dev", "tgt")).read_text(encoding="utf-8")
         self.references = references.splitlines()
@@ -179,7 +185,7 @@ class Trainer:
     def _step(self, pulled: list[tuple[int, int, list[int]]]) -> StepResult:
         """One optimizer step on the pulled batches; the data position moves past them."""
         self.state.step += 1
-        batches = [collate([self.train_data[j] for j in indices]) for *_, indices in pulled]
+        batches = [collate(self.train_data.examples(ids, epoch)) for epoch, _, ids in pulled]
         result = train_step(
             self.ddp,
             self.optimizer,
