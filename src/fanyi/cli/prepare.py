@@ -1,10 +1,12 @@
-"""``fanyi prepare --config data.yaml [--key value ...] [--strict]``: build a data directory."""
+"""``fanyi prepare --config data.yaml [--key value ...] [--strict] [--workers N]``: build a data
+directory."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 
 from ..config import add_arguments, from_arguments
 from ..data import DataConfig, prepare
@@ -23,6 +25,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="fail on the first malformed line instead of counting it",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=len(os.sched_getaffinity(0)),
+        help="processes that clean and encode (default: the cores this process may use); "
+        "the output is the same for any number",
+    )
     add_arguments(parser, DataConfig)
     parser.set_defaults(func=run)
 
@@ -30,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = from_arguments(DataConfig, args, args.config)
-    manifest = prepare(config, strict=args.strict)
+    manifest = prepare(config, strict=args.strict, workers=args.workers)
     summary = {
         "out_dir": config.out_dir,
         "pairs": manifest.pairs,

@@ -60,8 +60,12 @@ class DataConfig:
     joint_vocab: bool = True  # one model for source and target
     character_coverage: float = 0.9995  # below 1 so rare Han characters fall back to bytes
     spm_threads: int = 1
+    # SentencePiece trains on this many train lines, drawn with `seed` (all when train has
+    # fewer): it holds its input in memory, and a million sentences is plenty for a vocabulary.
+    input_sentence_size: int = 1_000_000
     # --- output ---
     out_dir: str = "data/tatoeba-zh-en"
+    shard_lines: int = 1_000_000  # lines per token shard (the ids files training memory-maps)
 
     def __post_init__(self) -> None:
         if self.src_lang == self.tgt_lang:
@@ -80,6 +84,8 @@ class DataConfig:
             raise ValueError(f"max_ratio must be at least 1, got {self.max_ratio}")
         if self.concat_augment < 0 or self.concat_max < 2:
             raise ValueError("need concat_augment >= 0 and concat_max >= 2")
+        if self.input_sentence_size < 1 or self.shard_lines < 1:
+            raise ValueError("need input_sentence_size >= 1 and shard_lines >= 1")
         if self.vocab_from is not None and not self.joint_vocab:
             raise ValueError("vocab_from needs joint_vocab: true (one model for both sides)")
 

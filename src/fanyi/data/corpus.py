@@ -1,15 +1,16 @@
 """Reading parallel corpora and cleaning them, with every dropped line counted by reason.
 
 Readers turn each input line into a :class:`Record` (its ``file:line`` origin and either the two
-sides or why it is malformed); :func:`clean` normalises, filters and de-duplicates the records
-and fills a :class:`Report` whose drop counts plus ``kept`` always add up to ``input_lines``.
+sides or why it is malformed); :func:`clean_record` normalises and filters one record and fills
+a :class:`Report` whose drop counts plus ``kept`` always add up to ``input_lines``. Duplicates
+are found later, among hashes (:mod:`fanyi.data.spool`).
 """
 
 from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice, zip_longest
 from pathlib import Path
@@ -48,6 +49,14 @@ class Report:
     def drop(self, reason: str, count: int = 1) -> None:
         self.dropped[reason] += count
         self.kept -= count
+
+    def merge(self, other: Report) -> None:
+        """Add the counts of ``other`` (the next lines of the same input)."""
+        self.input_lines += other.input_lines
+        self.kept += other.kept
+        self.dropped.update(other.dropped)
+        self.changed.update(other.changed)
+        self.malformed = (self.malformed + other.malformed)[:MAX_EXAMPLES]
 
     def to_dict(self) -> dict:
         return {
@@ -158,38 +167,24 @@ class Cleaner:
         return ""
 
 
-def clean(
-    records: Iterable[Record], cleaner: Cleaner, strict: bool = False
-) -> tuple[list[Pair], Report]:
-    """Kept pairs in input order, and the report saying what happened to every line."""
-    report, pairs, seen = Report(), [], set()
-    for record in records:
-        report.input_lines += 1
-        report.kept += 1
-        if record.sides is None:
-            message = f"{record.origin}: {record.detail}"
-            if strict:
-                raise MalformedLineError(message)
-            if len(report.malformed) < MAX_EXAMPLES:
-                report.malformed.append(message)
-            report.drop(record.problem)
-            continue
-        pair = cleaner.normalise(record.sides, report)
-        reason = cleaner.reject(pair) or ("duplicate" if cleaner.dedup and pair in seen else "")
-        if reason:
-            report.drop(reason)
-            continue
-        seen.add(pair)
-        pairs.append(pair)
-    return pairs, report
-
-
-def drop_overlap(train: list[Pair], held_out: Iterable[Pair], report: Report) -> list[Pair]:
-    """Train pairs sharing a source or target sentence with dev/test, removed and counted."""
-    sources, targets = set(), set()
-    for src, tgt in held_out:
-        sources.add(src)
-        targets.add(tgt)
-    kept = [(s, t) for s, t in train if s not in sources and t not in targets]
-    report.drop("overlap", len(train) - len(kept))
-    return kept
+def clean_record(
+    record: Record, cleaner: Cleaner, report: Report, strict: bool = False
+) -> Pair | None:
+    """The normalised pair of ``record``, or None when it is malformed or filtered (counted in
+    ``report``). Duplicates are left to the caller, which sees every pair."""
+    report.input_lines += 1
+    report.kept += 1
+    if record.sides is None:
+        message = f"{record.origin}: {record.detail}"
+        if strict:
+            raise MalformedLineError(message)
+        if len(report.malformed) < MAX_EXAMPLES:
+            report.malformed.append(message)
+        report.drop(record.problem)
+        return None
+    pair = cleaner.normalise(record.sides, report)
+    reason = cleaner.reject(pair)
+    if reason:
+        report.drop(reason)
+        return None
+    return pair

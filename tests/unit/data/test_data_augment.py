@@ -2,6 +2,7 @@
 vocabulary taken from an existing model, and the HSK sentences as a TSV."""
 
 import json
+import random
 
 import pytest
 
@@ -46,15 +47,26 @@ def test_joined_sentences_follow_each_language():
 
 def test_concatenations_join_2_to_max_random_pairs_deterministically():
     pairs = [(f"s{i}.", f"t{i}.") for i in range(50)]
-    joined = concatenations(pairs, 0.4, 3, seed=7, langs=("en", "zh"))
-    assert len(joined) == 20 and joined == concatenations(pairs, 0.4, 3, 7, ("en", "zh"))
+    joined = list(concatenations(pairs, 0.4, 3, seed=7, langs=("en", "zh")))
+    assert len(joined) == 20 and joined == list(concatenations(pairs, 0.4, 3, 7, ("en", "zh")))
     for src, tgt in joined:
         parts = src.split(" ")
         assert 2 <= len(parts) <= 3
         # the i-th sentence of the source is translated by the i-th of the target
         assert tgt == "".join(f"t{p[1:]}" for p in parts)
-    assert concatenations(pairs, 0.0, 3, 7, ("en", "zh")) == []
-    assert concatenations(pairs[:1], 1.0, 3, 7, ("en", "zh")) == []
+    assert list(concatenations(pairs, 0.0, 3, 7, ("en", "zh"))) == []
+    assert list(concatenations(pairs[:1], 1.0, 3, 7, ("en", "zh"))) == []
+
+
+def test_concatenations_draw_what_sampling_the_list_itself_drew():
+    """Earlier versions drew ``rng.sample(pairs, k)`` from a list; indices into a file read at
+    random must join the same pairs, or the bundled model's data would change."""
+    pairs = [(f"s{i}.", f"t{i}.") for i in range(500)]
+    rng, expected = random.Random(3), []
+    for _ in range(100):
+        chosen = rng.sample(pairs, rng.randint(2, 3))
+        expected.append((" ".join(s for s, _ in chosen), "".join(t for _, t in chosen)))
+    assert list(concatenations(pairs, 0.2, 3, 3, ("en", "zh"))) == expected
 
 
 def test_extra_corpora_reach_train_only_and_never_a_held_out_sentence(tmp_path):

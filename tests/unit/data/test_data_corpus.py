@@ -1,7 +1,10 @@
 """Readers and cleaning: every line ends up kept or counted under one reason."""
 
 import io
+import tempfile
+from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,14 +13,12 @@ from fanyi.data.corpus import (
     Cleaner,
     MalformedLineError,
     Record,
-    Report,
-    clean,
-    drop_overlap,
     length_units,
     read_aligned,
     read_lines,
     read_tsv,
 )
+from fanyi.data.spool import deduplicated, read_pair, sharing_a_side, spool, text_hash
 from fanyi.lang import Normalizer
 
 COLUMNS = {"en": 0, "zh": 1}
@@ -25,6 +26,14 @@ COLUMNS = {"en": 0, "zh": 1}
 
 def _cleaner(**kwargs) -> Cleaner:
     return Cleaner(Normalizer("zh"), Normalizer("en"), **kwargs)
+
+
+def clean(records, cleaner, strict=False, workers=1):
+    """Kept pairs and the report, as prepare cleans an input: spooled, then de-duplicated."""
+    with tempfile.TemporaryDirectory() as folder:
+        spooled = spool(records, cleaner, Path(folder) / "spool", strict, workers)
+        keep = deduplicated(spooled, cleaner.dedup)
+        return [read_pair(line) for line in spooled.lines(keep)], spooled.report
 
 
 def _records(*pairs) -> list[Record]:
@@ -133,8 +142,19 @@ def test_report_counts_add_up_to_the_input_lines(items):
     assert report.kept == len(pairs) == report.input_lines - sum(report.dropped.values())
 
 
-def test_drop_overlap_removes_train_pairs_sharing_either_side():
-    report = Report(input_lines=3, kept=3)
-    train = [("a", "x"), ("b", "y"), ("c", "z")]
-    assert drop_overlap(train, [("a", "q"), ("r", "z")], report) == [("b", "y")]
-    assert report.dropped == {"overlap": 2} and report.kept == 1
+def test_pairs_sharing_either_side_with_held_out_pairs_are_found():
+    def hashes(pairs):
+        return np.array([[0, text_hash(a), text_hash(b)] for a, b in pairs], dtype=np.uint64)
+
+    train = hashes([("a", "x"), ("b", "y"), ("c", "z")])
+    assert sharing_a_side(train, hashes([("a", "q"), ("r", "z")])).tolist() == [True, False, True]
+
+
+def test_workers_clean_chunks_into_the_same_pairs_and_report(monkeypatch):
+    monkeypatch.setattr("fanyi.data.spool.CHUNK_RECORDS", 3)
+    sides = [("湯姆。", "Tom."), ("汤姆。", "Tom. "), ("", "x"), ("你好。", "Hi.")] * 10
+    records = _records(*sides) + [Record(f"m:{i}", None, "invalid_utf8", "x") for i in range(30)]
+    one, two = clean(records, _cleaner()), clean(records, _cleaner(), workers=2)
+    assert one[0] == two[0] == [("汤姆。", "Tom."), ("你好。", "Hi.")]
+    assert one[1].to_dict() == two[1].to_dict() and len(one[1].malformed) == 20
+    assert one[1].dropped == {"duplicate": 28, "empty": 10, "invalid_utf8": 30}
