@@ -34,20 +34,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(command: list[str], log: Path) -> subprocess.Popen:
-    """``torchrun COMMAND`` in the background, its output into ``log``."""
+def start(command: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """``torchrun COMMAND`` in the background (``env`` added to its environment), its output
+    into ``log``."""
     with open(log, "w") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "torch.distributed.run", *command],
-            env=environment(),
+            env={**environment(), **(env or {})},
             stdout=out,
             stderr=subprocess.STDOUT,
         )
 
 
-def start_machines(commands: list[list[str]], logs: Path) -> list[subprocess.Popen]:
+def start_machines(
+    commands: list[list[str]], logs: Path, gpus: bool = False
+) -> list[subprocess.Popen]:
     """One torchrun per command (what follows torchrun's own flags), each a machine of one job
-    with one process; their output in ``logs/machine-I.log``."""
+    with one process (machine I sees GPU I only, with ``gpus``); their output in
+    ``logs/machine-I.log``."""
     logs.mkdir(parents=True, exist_ok=True)
     rendezvous = [
         f"--nnodes={len(commands)}",
@@ -56,7 +60,14 @@ def start_machines(commands: list[list[str]], logs: Path) -> list[subprocess.Pop
         f"--rdzv-endpoint=127.0.0.1:{free_port()}",
         "--rdzv-id=test",
     ]
-    return [start([*rendezvous, *c], logs / f"machine-{i}.log") for i, c in enumerate(commands)]
+    return [
+        start(
+            [*rendezvous, *c],
+            logs / f"machine-{i}.log",
+            {"CUDA_VISIBLE_DEVICES": str(i)} if gpus else None,
+        )
+        for i, c in enumerate(commands)
+    ]
 
 
 def finish(processes: list[subprocess.Popen], logs: Path, timeout: float = 180) -> list[int]:
@@ -72,9 +83,9 @@ def finish(processes: list[subprocess.Popen], logs: Path, timeout: float = 180) 
         raise AssertionError(f"torchrun did not end in {timeout} s:\n{output}") from None
 
 
-def run_machines(commands: list[list[str]], logs: Path) -> None:
+def run_machines(commands: list[list[str]], logs: Path, gpus: bool = False) -> None:
     """A job on ``len(commands)`` machines, which must succeed."""
-    codes = finish(start_machines(commands, logs), logs)
+    codes = finish(start_machines(commands, logs, gpus), logs)
     assert codes == [0] * len(commands), "\n".join(
         p.read_text()[-3000:] for p in logs.glob("*.log")
     )
@@ -125,7 +136,7 @@ def _worker(config_file: str, resume: str | None) -> None:
 
     cfg = from_dict(TrainConfig, json.loads(Path(config_file).read_text()))
     batches: dict[int, list[list[int]]] = {}
-    with recording(batches), runtime.training_process("cpu", threads=1) as device:
+    with recording(batches), runtime.training_process(cfg.device, threads=1) as device:
         trainer = Trainer(cfg, resume, device=device)
         trainer.run()
         rank, out = trainer.dist.rank, Path(cfg.out_dir)

@@ -1,8 +1,9 @@
-"""Data-parallel training under torchrun (gloo), on one machine and on two "machines" (two
-torchrun invocations meeting at a c10d rendezvous on 127.0.0.1, as on a cluster): parameters
-agree across ranks after several steps and equal one process accumulating the same two batches
-per step; a machine lost mid-run ends the job, leaving checkpoints that load and a run that
-resumes; machines whose copies of the data differ refuse to start, naming the files.
+"""Data-parallel training under torchrun (gloo on CPUs; nccl where two GPUs are), on one machine
+and on two "machines" (two torchrun invocations meeting at a c10d rendezvous on 127.0.0.1, as on
+a cluster): parameters agree across ranks after several steps and equal one process
+accumulating the same two batches per step; a machine lost mid-run ends the job, leaving
+checkpoints that load and a run that resumes; machines whose copies of the data differ refuse
+to start, naming the files.
 """
 
 import dataclasses
@@ -39,11 +40,24 @@ def _even_max_tokens(data: Path) -> int:
     raise AssertionError("no even batch count found")
 
 
-@pytest.mark.parametrize("machines", [1, 2])
-def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_path, machines):  # noqa: F811
+TWO_GPUS = pytest.mark.skipif(
+    not torch.cuda.is_available() or torch.cuda.device_count() < 2, reason="needs two GPUs (nccl)"
+)
+
+
+@pytest.mark.parametrize(
+    ("machines", "device"), [(1, "cpu"), (2, "cpu"), pytest.param(2, "cuda", marks=TWO_GPUS)]
+)
+def test_two_processes_equal_one_process_accumulating_two_batches(
+    prepared,  # noqa: F811
+    tmp_path,
+    machines,
+    device,
+):
     cfg = _config(
         prepared,
         tmp_path / "ddp",
+        device=device,
         max_steps=STEPS,
         validate_every=STEPS,
         log_every=2,
@@ -61,14 +75,17 @@ def test_two_processes_equal_one_process_accumulating_two_batches(prepared, tmp_
         copy = tmp_path / "copy.json"
         copy.write_text(json.dumps({**to_dict(cfg), "data_dir": str(tmp_path / "data-copy")}))
         shutil.copytree(prepared, tmp_path / "data-copy")
-        run_machines([[WORKER, str(config_file)], [WORKER, str(copy)]], tmp_path)
+        run_machines([[WORKER, str(config_file)], [WORKER, str(copy)]], tmp_path, device == "cuda")
     ranks = [load_file(tmp_path / "ddp" / f"rank-{r}.safetensors") for r in (0, 1)]
     for name, tensor in ranks[0].items():
         assert torch.equal(tensor, ranks[1][name]), name
-    single = train(override(cfg, {"out_dir": str(tmp_path / "single"), "accumulation": 2}))
+    single = train(
+        override(cfg, {"out_dir": str(tmp_path / "single"), "accumulation": 2}), device=device
+    )
     expected = read_state_dict(single / f"step-{STEPS:07d}")
+    tolerance = 1e-6 if device == "cpu" else 1e-5  # GPU kernels sum in another order
     for name, tensor in ranks[0].items():
-        torch.testing.assert_close(tensor, expected[name], rtol=0, atol=1e-6, msg=name)
+        torch.testing.assert_close(tensor, expected[name], rtol=0, atol=tolerance, msg=name)
 
 
 def _fanyi_train(*flags: str) -> list[str]:
@@ -85,7 +102,7 @@ def _wait_for_checkpoint(run: Path, step: int, machines: list) -> None:
 
 def test_a_machine_lost_mid_run_ends_the_job_and_the_run_resumes(prepared, tmp_path):  # noqa: F811
     run = tmp_path / "run"
-    cfg = _config(prepared, run, max_steps=10_000, validate_every=3, valid_bleu=False)
+    cfg = _config(prepared, run, max_steps=10_000, validate_every=3, valid_bleu=False, device="cpu")
     save_yaml(cfg, tmp_path / "train.yaml")
     command = _fanyi_train(f"--config={tmp_path / 'train.yaml'}")
     machines = start_machines([command, command], tmp_path / "lost")
@@ -113,7 +130,9 @@ def test_machines_whose_copies_of_the_data_differ_refuse_to_start(prepared, tmp_
     copy = shutil.copytree(prepared, tmp_path / "data-copy")
     lines = (copy / "train.src").read_text(encoding="utf-8").splitlines()
     (copy / "train.src").write_text("\n".join(["这是另一个句子。", *lines[1:]]) + "\n")
-    save_yaml(_config(prepared, tmp_path / "run", max_steps=3), tmp_path / "train.yaml")
+    save_yaml(
+        _config(prepared, tmp_path / "run", max_steps=3, device="cpu"), tmp_path / "train.yaml"
+    )
     command = _fanyi_train(f"--config={tmp_path / 'train.yaml'}")
     machines = start_machines([command, [*command, f"--data-dir={copy}"]], tmp_path)
     assert all(code != 0 for code in finish(machines, tmp_path, timeout=90))

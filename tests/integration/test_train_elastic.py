@@ -26,7 +26,13 @@ pytestmark = pytest.mark.skipif(
 
 def _cfg(data: Path, out: Path, **changes) -> TrainConfig:
     return _config(
-        data, out, max_tokens=MAX_TOKENS, validate_every=1000, valid_bleu=False, **changes
+        data,
+        out,
+        max_tokens=MAX_TOKENS,
+        validate_every=1000,
+        valid_bleu=False,
+        device="cpu",
+        **changes,
     )
 
 
