@@ -4,7 +4,7 @@ config.py       TrainConfig: every setting of ``fanyi train``
 loss.py         label-smoothed cross-entropy (§5.4)
 schedule.py     the Noam learning rate (§5.3)
 step.py         one optimizer step: accumulated gradients, the rate, clipping, Adam
-distributed.py  this process's place in a torchrun job
+distributed.py  this process's place in a torchrun job; its processes agree
 validate.py     dev loss, greedy BLEU and chrF
 state.py        resume state: where training is, generator states, checks
 log.py          the run's log.jsonl

@@ -1,4 +1,5 @@
-"""This process's place in a torchrun job, and the collectives the loop needs (no-ops alone).
+"""This process's place in a torchrun job, the collectives the loop needs (no-ops alone), and
+the check at start-up that the processes of a job, on one machine or several, agree.
 
 The job itself is joined by the entry point (``fanyi.runtime.training_process``); training only
 asks where it stands.
@@ -9,10 +10,18 @@ from __future__ import annotations
 import json
 import socket
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import torch
 import torch.distributed as torch_dist
 from torch import Tensor
+
+from .. import config as config_io
+from ..data import Manifest
+from .config import TrainConfig
+
+# TrainConfig keys that may differ between the machines of a job (rank 0's out_dir is the run's)
+PER_MACHINE_KEYS = frozenset({"data_dir", "out_dir", "threads", "progress"})
 
 
 @dataclass
@@ -87,3 +96,25 @@ class Distributed:
                 f"the processes of this job disagree on {what}: {'; '.join(differ)} "
                 f"than rank 0 (on {host})"
             )
+
+
+def check_same_job(dist: Distributed, cfg: TrainConfig, manifest: Manifest) -> None:
+    """In a job: every rank has rank 0's settings (but for where files are and threads) and
+    training data (a shared path or a copy on each machine), which is what its manifest.json
+    says it is."""
+    if dist.world_size == 1:
+        return
+    mine = config_io.to_dict(cfg)
+    dist.check_same(
+        "the training config", {k: repr(v) for k, v in mine.items() if k not in PER_MACHINE_KEYS}
+    )
+    data_dir = Path(cfg.data_dir)
+    found, expected = manifest.data_files_found(data_dir), manifest.data_files()
+    listed = {f"{name} in manifest.json": digest for name, digest in expected.items()}
+    dist.check_same(f"the training data ({data_dir})", {**found, **listed})
+    stale = [name for name, digest in found.items() if digest != expected[name]]
+    if stale:
+        raise ValueError(
+            f"{data_dir}: {', '.join(stale)} differ from the checksums of its manifest.json: "
+            "an incomplete or stale copy? Copy the data directory again"
+        )

@@ -38,7 +38,7 @@ from ..data.manifest import split_file
 from ..data.regularization import SampledSegmentations
 from ..model import ModelConfig, build_model
 from .config import TrainConfig
-from .distributed import Distributed
+from .distributed import Distributed, check_same_job
 from .log import RunLog, train_record
 from .loss import LabelSmoothingLoss
 from .state import (
@@ -57,8 +57,6 @@ from .step import StepResult, StepSettings, adam, train_step
 from .validate import validate
 
 DTYPES = ("fp32", "bf16")  # what the loop computes in; "auto" is chosen per host by fanyi.runtime
-# TrainConfig keys that may differ between the machines of a job (rank 0's out_dir is the run's)
-PER_MACHINE_KEYS = frozenset({"data_dir", "out_dir", "threads", "progress"})
 
 
 def model_config(cfg: TrainConfig, manifest: Manifest) -> ModelConfig:
@@ -100,7 +98,7 @@ class Trainer:
         self.out = Path(cfg.out_dir)
         self.log = RunLog(self.out, self.dist.main)
         self._load_data(Path(cfg.data_dir))
-        self._check_same_job(Path(cfg.data_dir))
+        check_same_job(self.dist, cfg, self.manifest)
         self.autocast = torch.autocast(
             self.dist.device.type, dtype=torch.bfloat16, enabled=self.dtype == "bf16"
         )
@@ -339,25 +337,6 @@ class Trainer:
                 f"{now * cfg.accumulation} batches of up to {cfg.max_tokens} tokens instead of "
                 f"{before * accumulation} (keep_effective_batch: true keeps it)",
                 stacklevel=2,
-            )
-
-    def _check_same_job(self, data_dir: Path) -> None:
-        """In a job: every rank has rank 0's settings (but for where files are and threads)
-        and training data (a shared path or a copy on each machine), which is what its
-        manifest.json says it is."""
-        if self.dist.world_size == 1:
-            return
-        mine = config_io.to_dict(self.cfg)
-        settings = {k: repr(v) for k, v in mine.items() if k not in PER_MACHINE_KEYS}
-        self.dist.check_same("the training config", settings)
-        found, expected = self.manifest.data_files_found(data_dir), self.manifest.data_files()
-        manifest = {f"{name} in manifest.json": digest for name, digest in expected.items()}
-        self.dist.check_same(f"the training data ({data_dir})", {**found, **manifest})
-        stale = [name for name, digest in found.items() if digest != expected[name]]
-        if stale:
-            raise ValueError(
-                f"{data_dir}: {', '.join(stale)} differ from the checksums of its manifest.json: "
-                "an incomplete or stale copy? Copy the data directory again"
             )
 
     def initialise_from(self, path: Path) -> None:
