@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch.utils.data import Dataset
 
-from .manifest import SIDES, read_manifest, split_file
+from .manifest import SIDES, read_manifest
+from .shards import TokenShards, read_shard_index
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
 
 Example = tuple[list[int], list[int]]  # (source ids, target ids), without specials
@@ -57,21 +59,12 @@ def collate(
 
 
 class ParallelDataset(Dataset):
-    """A split encoded to ids once, kept in memory; item i is (source ids, target ids)."""
+    """A split's ids, source and target; item i is (source ids, target ids)."""
 
-    def __init__(self, src: list[list[int]], tgt: list[list[int]]) -> None:
+    def __init__(self, src: Sequence[list[int]], tgt: Sequence[list[int]]) -> None:
         if len(src) != len(tgt):
             raise ValueError(f"{len(src)} sources but {len(tgt)} targets")
         self.src, self.tgt = src, tgt
-
-    @classmethod
-    def from_files(
-        cls, src_path: Path, tgt_path: Path, src_vocab: Vocab, tgt_vocab: Vocab
-    ) -> ParallelDataset:
-        """Encode two aligned text files (a prepared split's ``.src`` and ``.tgt``)."""
-        return cls(
-            src_vocab.encode_batch(_lines(src_path)), tgt_vocab.encode_batch(_lines(tgt_path))
-        )
 
     def __len__(self) -> int:
         return len(self.src)
@@ -92,10 +85,6 @@ class ParallelDataset(Dataset):
         )
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
-
-
 def load_vocabs(data_dir: str | Path) -> tuple[Vocab, Vocab]:
     """The (source, target) vocabularies of a prepared data directory (the same if joint)."""
     data_dir = Path(data_dir)
@@ -104,14 +93,31 @@ def load_vocabs(data_dir: str | Path) -> tuple[Vocab, Vocab]:
     return src, src if vocab.joint else Vocab(data_dir / vocab.tgt_model)
 
 
+class MappedDataset(ParallelDataset):
+    """A prepared split's token shards, memory-mapped: opening it reads nothing, an example is
+    read when asked for, and the processes of a machine share one copy in the page cache."""
+
+    src: TokenShards
+    tgt: TokenShards
+
+    def sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Source and target tensor lengths of every example, from the shards' offsets alone."""
+        return self.src.lengths() + 1, self.tgt.lengths() + 1
+
+
 def load_split(
     data_dir: str | Path, split: str, vocabs: tuple[Vocab, Vocab] | None = None
-) -> ParallelDataset:
-    """``split`` (train, dev or test) of a prepared data directory, encoded to ids."""
+) -> MappedDataset:
+    """``split`` (train, dev or test) of a prepared data directory: the ids ``fanyi prepare``
+    encoded (:mod:`fanyi.data.shards`). ``vocabs``, if given, must be the directory's own."""
     data_dir = Path(data_dir)
-    src_vocab, tgt_vocab = vocabs or load_vocabs(data_dir)
-    src, tgt = (data_dir / split_file(split, side) for side in SIDES)
-    return ParallelDataset.from_files(src, tgt, src_vocab, tgt_vocab)
+    index, manifest = read_shard_index(data_dir), read_manifest(data_dir)
+    if vocabs is not None:
+        sizes = (len(vocabs[0]), len(vocabs[1]))
+        if sizes != (manifest.vocab.src_size, manifest.vocab.tgt_size):
+            raise ValueError(f"vocabularies of sizes {sizes} are not those of {data_dir}")
+    src, tgt = (TokenShards(data_dir, index, split, side) for side in SIDES)
+    return MappedDataset(src, tgt)
 
 
 class TokenBatchSampler:
@@ -140,14 +146,14 @@ class TokenBatchSampler:
     ) -> None:
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} is not in [0, {world_size})")
-        self.src_sizes, self.tgt_sizes = np.asarray(src_sizes), np.asarray(tgt_sizes)
+        self.src_sizes, self.tgt_sizes = _narrow(src_sizes), _narrow(tgt_sizes)
         self.sizes = np.maximum(self.src_sizes, self.tgt_sizes)
         if len(self.sizes) < world_size:
             raise ValueError(f"{len(self.sizes)} examples cannot feed {world_size} ranks")
         self.max_tokens, self.seed, self.shuffle = max_tokens, seed, shuffle
         self.rank, self.world_size, self.epoch = rank, world_size, 0
         self.earlier: Earlier = ()
-        self._cached: tuple[tuple[int, Earlier], list[list[int]]] | None = None
+        self._cached: tuple[tuple[int, Earlier], list[np.ndarray]] | None = None
 
     def set_epoch(self, epoch: int, earlier: Sequence[tuple[int, int]] = ()) -> None:
         """Choose the epoch whose order ``__iter__`` yields (as DistributedSampler does).
@@ -159,19 +165,24 @@ class TokenBatchSampler:
         self.epoch, self.earlier = epoch, tuple((int(w), int(n)) for w, n in earlier)
 
     def __iter__(self) -> Iterator[list[int]]:
-        return iter(self.batches()[self.rank :: self.world_size])
+        return (batch.tolist() for batch in self._batches()[self.rank :: self.world_size])
 
     def __len__(self) -> int:
-        return len(self.batches()) // self.world_size
+        return len(self._batches()) // self.world_size
 
     def batches(self) -> list[list[int]]:
-        """All ranks' batches of the current epoch, in order (computed once per epoch)."""
+        """All ranks' batches of the current epoch, in order."""
+        return [batch.tolist() for batch in self._batches()]
+
+    def _batches(self) -> list[np.ndarray]:
+        """:meth:`batches` as index arrays, computed once per epoch (8 bytes an example, where
+        lists of ints would take 36: millions of examples are batched in every rank)."""
         key = (self.epoch, self.earlier)
         if self._cached is None or self._cached[0] != key:
             self._cached = (key, self._remaining_batches())
         return self._cached[1]
 
-    def _remaining_batches(self) -> list[list[int]]:
+    def _remaining_batches(self) -> list[np.ndarray]:
         """The epoch's batches as its first ranks shared them, less those taken by each
         earlier number of ranks, evened out anew for the next."""
         world_sizes = [w for w, _ in self.earlier] + [self.world_size]
@@ -187,31 +198,41 @@ class TokenBatchSampler:
                 ) from None
         return batches
 
-    def _make_batches(self, world_size: int) -> list[list[int]]:
+    def _make_batches(self, world_size: int) -> list[np.ndarray]:
         rng = np.random.default_rng([self.seed, self.epoch])
-        ties = rng.permutation(len(self.sizes)) if self.shuffle else np.arange(len(self.sizes))
-        keys = (self.tgt_sizes[ties], self.src_sizes[ties], self.sizes[ties])
-        order = ties[np.lexsort(keys)]
+        order = rng.permutation(len(self.sizes)) if self.shuffle else np.arange(len(self.sizes))
+        for key in (self.tgt_sizes, self.src_sizes, self.sizes):  # least significant first
+            order = order[np.argsort(key[order], kind="stable")]  # radix sort when 16-bit
         batches = _even_out(self._cut(order), world_size)
         if self.shuffle:
             batches = [batches[i] for i in rng.permutation(len(batches))]
         return batches
 
-    def _cut(self, order: np.ndarray) -> list[list[int]]:
-        """Greedy cut of size-sorted indices into batches within ``max_tokens``."""
-        batches: list[list[int]] = [[]]
-        longest = 0
-        for i in order.tolist():
-            size = int(self.sizes[i])
-            if batches[-1] and (len(batches[-1]) + 1) * max(longest, size) > self.max_tokens:
-                batches.append([])
-                longest = 0
-            batches[-1].append(i)
-            longest = max(longest, size)
-        return [b for b in batches if b]
+    def _cut(self, order: np.ndarray) -> list[np.ndarray]:
+        """Greedy cut of size-sorted indices into batches within ``max_tokens``.
+
+        Sizes never decrease along ``order``, so a batch's longest example is its last: from
+        its first example a batch takes examples while (their count) × (the last's size) fits,
+        and at most ``max_tokens // size`` of the first's size can. Each cut is found over that
+        window at once (an example too large alone still gets a batch)."""
+        sizes = self.sizes[order].astype(np.int64)
+        bounds, start = [0], 0
+        while start < len(sizes):
+            window = sizes[start : start + self.max_tokens // int(sizes[start]) + 1]
+            fits = np.arange(1, len(window) + 1) * window <= self.max_tokens
+            start += max(1, len(window) if fits.all() else int(np.argmin(fits)))
+            bounds.append(start)
+        return [order[a:b] for a, b in pairwise(bounds)]
 
 
-def _even_out(batches: list[list[int]], world_size: int) -> list[list[int]]:
+def _narrow(sizes: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``sizes`` as 16-bit integers when they fit: a stable sort of those is a radix sort."""
+    sizes = np.asarray(sizes)
+    fits = len(sizes) and sizes.min() >= 0 and sizes.max() < 2**16
+    return sizes.astype(np.uint16) if fits else sizes
+
+
+def _even_out(batches: list[np.ndarray], world_size: int) -> list[np.ndarray]:
     """Halve the batches with most examples until their count is a multiple of world_size."""
     while len(batches) % world_size:
         largest = max(range(len(batches)), key=lambda i: len(batches[i]))

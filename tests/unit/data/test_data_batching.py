@@ -174,3 +174,47 @@ def test_what_is_left_of_an_epoch_too_small_to_share_is_refused_by_name():
     sampler.set_epoch(0, [(2, 1)])  # leaving 2 examples for 3 ranks
     with pytest.raises(ValueError, match="2 examples left of epoch 0 cannot be shared by 3"):
         list(sampler)
+
+
+def _reference_batches(src, tgt, max_tokens, seed, epoch, world_size):
+    """The batches of fanyi before token shards: lexsort, then a Python loop cutting greedily."""
+    import numpy as np
+
+    src, tgt = np.asarray(src), np.asarray(tgt)
+    sizes = np.maximum(src, tgt)
+    rng = np.random.default_rng([seed, epoch])
+    ties = rng.permutation(len(sizes))
+    order = ties[np.lexsort((tgt[ties], src[ties], sizes[ties]))]
+    batches, longest = [[]], 0
+    for i in order.tolist():
+        if batches[-1] and (len(batches[-1]) + 1) * max(longest, int(sizes[i])) > max_tokens:
+            batches.append([])
+            longest = 0
+        batches[-1].append(i)
+        longest = max(longest, int(sizes[i]))
+    while len(batches) % world_size:  # as _even_out
+        largest = max(range(len(batches)), key=lambda i: len(batches[i]))
+        if len(batches[largest]) < 2:
+            raise ValueError("one-example batches")
+        batch = batches.pop(largest)
+        batches[largest:largest] = [batch[: len(batch) // 2], batch[len(batch) // 2 :]]
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 300), st.integers(1, 300)), min_size=2, max_size=150),
+    st.integers(1, 1200),
+    st.integers(0, 3),
+    st.sampled_from([1, 2]),
+)
+def test_batches_are_those_of_the_list_based_sampler(sizes, max_tokens, epoch, world_size):
+    """The sort and cut over size arrays (what token shards give) batch as the loop did."""
+    src, tgt = [s for s, _ in sizes], [t for _, t in sizes]
+    try:
+        expected = _reference_batches(src, tgt, max_tokens, 5, epoch, world_size)
+    except ValueError:  # one-example batches that ranks cannot share: refused either way
+        return
+    sampler = TokenBatchSampler(src, tgt, max_tokens, seed=5, world_size=world_size)
+    sampler.set_epoch(epoch)
+    assert sampler.batches() == expected

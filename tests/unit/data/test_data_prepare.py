@@ -9,7 +9,9 @@ import fanyi.cli
 from fanyi.cli import main
 from fanyi.config import save_yaml
 from fanyi.data import DataConfig, MalformedLineError, TokenBatchSampler, prepare
-from fanyi.data.batching import collate, load_split, load_vocabs
+from fanyi.data.batching import ParallelDataset, collate, load_split, load_vocabs
+from fanyi.data.manifest import SIDES
+from fanyi.data.shards import SHARD_INDEX, read_shard_index
 
 EN = [
     "Hi.",
@@ -168,3 +170,52 @@ def test_cli_strict_flag_gives_one_clear_error_line(tmp_path, capsys):
     save_yaml(config, tmp_path / "data.yaml")
     assert main(["prepare", "--config", str(tmp_path / "data.yaml"), "--strict"]) == 2
     assert ":121: 1 columns, expected 3" in capsys.readouterr().err
+
+
+def test_memory_mapped_split_batches_as_the_split_encoded_in_memory(tmp_path):
+    """Training reads the shards; they give the ids, sizes and batches that encoding the text
+    files when training starts gave, shard boundaries or not."""
+    config = _config(tmp_path, _tsv(tmp_path), bidirectional=True, lang_tags=True, shard_lines=7)
+    prepare(config, workers=2)
+    vocabs = load_vocabs(tmp_path / "out")
+    mapped = load_split(tmp_path / "out", "train", vocabs)
+    lines = [
+        (tmp_path / "out" / f"train.{side}").read_text(encoding="utf-8").splitlines()
+        for side in ("src", "tgt")
+    ]
+    encoded = ParallelDataset(
+        *(v.encode_batch(side) for v, side in zip(vocabs, lines, strict=True))
+    )
+    assert [mapped[i] for i in range(len(mapped))] == [encoded[i] for i in range(len(encoded))]
+    assert all((a == b).all() for a, b in zip(mapped.sizes(), encoded.sizes(), strict=True))
+    for world_size in (1, 2):
+        samplers = [
+            TokenBatchSampler(*data.sizes(), max_tokens=60, seed=4, world_size=world_size)
+            for data in (mapped, encoded)
+        ]
+        for sampler in samplers:
+            sampler.set_epoch(3)
+        assert samplers[0].batches() == samplers[1].batches()
+        assert [mapped.examples(b, 3) for b in samplers[0]] == [
+            encoded.examples(b, 3) for b in samplers[1]
+        ]
+
+
+def test_a_directory_prepared_before_token_shards_is_refused_then_prepared_again(tmp_path):
+    config = _config(tmp_path, _tsv(tmp_path))
+    manifest = prepare(config)
+    out = tmp_path / "out"
+    index = read_shard_index(out)
+    for name in index.all_files(SIDES):  # as fanyi wrote data directories before shards
+        (out / name).unlink()
+    manifest.outputs = {
+        k: v
+        for k, v in manifest.outputs.items()
+        if k.endswith((".src", ".tgt", ".model", ".vocab"))
+    }
+    manifest.save(out)
+    with pytest.raises(ValueError, match=r"older fanyi; re-run `fanyi prepare`"):
+        load_split(out, "train")
+    again = prepare(config)
+    assert again.outputs == {**manifest.outputs, **again.outputs} and SHARD_INDEX in again.outputs
+    assert len(load_split(out, "train")) == again.lines["train"]
