@@ -47,7 +47,7 @@ def translators(
     set_threads(threads)  # fanyi's for every call, CTranslate2's intra_threads at loading
     options = {"beam": args.beam, "length_penalty": args.length_penalty}
     return {
-        "fanyi-fp32": Translator.load(model, **options),
+        "fanyi-fp32": Translator.load(model, dtype="fp32", **options),
         "ct2-float32": CTranslate2Translator.load(exports["float32"], **options),
         "ct2-int8": CTranslate2Translator.load(exports["int8"], **options),
     }

@@ -47,7 +47,7 @@ def translate_all(translator: Translator) -> list[str]:
 
 def main() -> int:
     torch.set_num_threads(1)
-    translations = translate_all(Translator.load())
+    translations = translate_all(Translator.load(dtype="fp32"))
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
     lines = [f"{s}\t{t}\n" for s, t in zip(SENTENCES, translations, strict=True)]
     GOLDEN.write_text("".join(lines), encoding="utf-8")

@@ -45,6 +45,15 @@ def one_thread():
     yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def dtype_cache(tmp_path_factory) -> Path:
+    """dtype auto's timed choices go to the test session's own cache, never the user's, so no
+    choice made before the tests decides one in them (subprocesses inherit it)."""
+    path = tmp_path_factory.mktemp("fanyi-cache")
+    os.environ["FANYI_CACHE"] = str(path)
+    return path
+
+
 @pytest.fixture
 def data_dir(monkeypatch) -> Path:
     """The corpora folder, also as ``$FANYI_DATA`` for configs that name ``${FANYI_DATA}``."""

@@ -162,7 +162,7 @@ def choose_average(recipe: Recipe, data: DataConfig, run: Path) -> dict[str, Any
     dev_sets = [read_pairs(data_dir, "dev", t.to, recipe.average_dev) for t in recipe.test_sets]
     dev_bleu = {}
     for k in range(1, most + 1):
-        translator = Translator.load(average_run(run, k), beam=1)
+        translator = Translator.load(average_run(run, k), beam=1, dtype="fp32")
         bleus = [evaluate(translator, d.sources, [d.references], d.to)[1].bleu for d in dev_sets]
         dev_bleu[k] = round(statistics.mean(bleus), 2)
         print(f"average of the last {k}: dev BLEU {dev_bleu[k]:.2f} (greedy)")

@@ -1,11 +1,15 @@
-"""Choosing a model's length penalty α on the dev split (GNMT, Wu et al. 2016, §7).
+"""Choosing a model's length penalty α, and the dtypes it may decode in, on the dev split.
 
 Beam search ranks hypotheses by log P(Y|X) / lp(Y); a larger α favours longer outputs. A model
 whose translations come out short (BLEU's brevity penalty below 1) gains from a larger α, up to
 the point where precision falls. Each α is scored into every language the model translates into,
 and the α of the best mean BLEU wins (the first one given, on a tie). ``fanyi tune --write``
 stores it in the ``decode`` section of the model's ``config.yaml``, where ``Translator.load``
-finds its defaults. Tune on dev only: the test split stays unseen.
+finds its defaults (GNMT, Wu et al. 2016, §7). Tune on dev only: the test split stays unseen.
+
+bf16 and int8 decode faster on some CPUs and may cost BLEU; ``tune_dtypes`` scores each with the
+chosen α, and the dtypes within ``TOLERANCE`` BLEU of fp32 in every direction become the model's
+``auto_dtypes``: the ones ``dtype: auto`` may pick (``fanyi.decode.dtype``).
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .data.manifest import read_pairs
+from .data.manifest import SplitPairs, read_pairs
+from .decode.config import Dtype
 from .decode.translator import Translator
 from .evaluate import Scores, evaluate
+
+TOLERANCE = 0.3  # BLEU a faster dtype may lose against fp32, in every direction
 
 
 @dataclass
@@ -48,14 +55,55 @@ def tune_length_penalty(
     try:
         for alpha in alphas:
             translator.config = dataclasses.replace(base, length_penalty=alpha)
-            scores = {
-                pairs.to: evaluate(translator, pairs.sources, [pairs.references], pairs.to)[1]
-                for pairs in test_sets
-            }
-            trials.append(Trial(alpha, scores))
+            trials.append(Trial(alpha, _scores(translator, test_sets)))
     finally:
         translator.config = base
     return trials
+
+
+@dataclass
+class DtypeTrial:
+    """The scores of one decoding dtype, per target language."""
+
+    dtype: Dtype
+    scores: dict[str, Scores]
+
+
+def tune_dtypes(
+    translator: Translator,
+    data_dir: str | Path,
+    dtypes: Sequence[Dtype] = ("fp32", "bf16", "int8"),
+    split: str = "dev",
+    targets: Sequence[str] | None = None,
+) -> list[DtypeTrial]:
+    """Score ``translator``'s model (loaded in fp32) in each of ``dtypes`` on ``split``."""
+    if translator.config.dtype != "fp32":
+        raise ValueError(f"compare dtypes from an fp32 translator, not {translator.config.dtype}")
+    test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
+    trials = []
+    for dtype in dtypes:
+        config = dataclasses.replace(translator.config, dtype=dtype)
+        other = Translator(translator.model, translator.checkpoint, config, translator.batch_tokens)
+        trials.append(DtypeTrial(dtype, _scores(other, test_sets)))
+    return trials
+
+
+def allowed_dtypes(trials: Sequence[DtypeTrial], tolerance: float = TOLERANCE) -> list[Dtype]:
+    """fp32 and the dtypes whose BLEU is within ``tolerance`` of fp32's in every direction."""
+    fp32 = next(t for t in trials if t.dtype == "fp32").scores
+    return [
+        t.dtype
+        for t in trials
+        if all(s.bleu >= fp32[to].bleu - tolerance for to, s in t.scores.items())
+    ]
+
+
+def _scores(translator: Translator, test_sets: list[SplitPairs]) -> dict[str, Scores]:
+    """BLEU and chrF of ``translator`` on each test set, by target language."""
+    return {
+        pairs.to: evaluate(translator, pairs.sources, [pairs.references], pairs.to)[1]
+        for pairs in test_sets
+    }
 
 
 def best_trial(trials: Sequence[Trial]) -> Trial:

@@ -58,7 +58,7 @@ def test_log_probs_equal_transformers(converted):
 def test_translations_equal_generate(converted, beam):
     reference, tokenizer, directory = converted
     texts = corpus(100, seed=1)[0]
-    translator = Translator.load(directory, beam=beam, length_penalty=0.0)
+    translator = Translator.load(directory, beam=beam, length_penalty=0.0, dtype="fp32")
     ours = translator.translations(texts, n_best=beam)
     sources = [tokenizer(text).input_ids for text in texts]
     assert sources == [translator.source_ids(text, "en") for text in texts]
@@ -80,7 +80,7 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
     assert main(["export", str(directory), "--to", "ctranslate2", "-o", str(tmp_path / "ct2")]) == 0
     texts = corpus(100, seed=1)[0]
     for beam, floor in ((1, 100), (4, 90)):
-        ours = Translator.load(directory, beam=beam, length_penalty=0.0)
+        ours = Translator.load(directory, beam=beam, length_penalty=0.0, dtype="fp32")
         theirs = CTranslate2Translator.load(tmp_path / "ct2", beam=beam, length_penalty=0.0)
         same = sum(
             a == b for a, b in zip(ours.translate(texts), theirs.translate(texts), strict=True)

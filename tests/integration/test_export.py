@@ -60,7 +60,7 @@ def sentences(bundled_test_pairs):
 
 @pytest.mark.parametrize("beam", [1, 5])
 def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
-    fanyi = Translator.load()
+    fanyi = Translator.load(dtype="fp32")
     ctranslate2 = CTranslate2Translator.load(exported["float32"])
     for to in ("en", "zh"):
         texts = [s for s, lang in sentences if lang == to]
@@ -96,7 +96,9 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
     src = tmp_path / "in.txt"
     src.write_text("\n".join(texts) + "\n", encoding="utf-8")
     assert main([*args, "-i", str(src)]) == 0
-    assert capsys.readouterr().out.splitlines() == Translator.load(beam=5).translate(texts)
+    assert capsys.readouterr().out.splitlines() == Translator.load(beam=5, dtype="fp32").translate(
+        texts
+    )
     app = create_app(CTranslate2Translator.load(exported["float32"]))
     with TestClient(app) as client:
         response = client.post(
@@ -112,7 +114,7 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
 
 def test_huggingface_export_generates_fanyi_translations(exported, sentences):
     sentences = sentences[:20] + sentences[20::5]
-    translator = Translator.load()
+    translator = Translator.load(dtype="fp32")
     marian = MarianMTModel.from_pretrained(exported["huggingface"]).eval()
     tokenizer = MarianTokenizer.from_pretrained(exported["huggingface"])
     sources = [translator.source_ids(text, to) for text, to in sentences]
@@ -137,7 +139,7 @@ def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences
     assert main(["convert", str(exported["huggingface"]), "-o", str(tmp_path / "back")]) == 0
     back, checkpoint = load_model(tmp_path / "back")
     assert checkpoint.model.sinusoid_layout == "concat"  # Marian's layout, features permuted
-    translator = Translator.load()
+    translator = Translator.load(dtype="fp32")
     sources = [translator.source_ids(text, to) for text, to in sentences]
     for ids in sources:
         src = torch.tensor([ids])

@@ -1,5 +1,5 @@
 """`fanyi tune`: α chosen on dev, stored in the model directory, and the model's decoding
-defaults under every flag and option."""
+defaults under every flag and option; the dtypes within 0.3 BLEU of fp32 kept for dtype auto."""
 
 import json
 import shutil
@@ -13,8 +13,8 @@ from fanyi.cli import build_parser, main
 from fanyi.cli.translate import load_translator
 from fanyi.data.manifest import read_pairs
 from fanyi.decode import DecodeConfig
-from fanyi.evaluate import evaluate
-from fanyi.tune import best_trial, tune_length_penalty
+from fanyi.evaluate import Scores, evaluate
+from fanyi.tune import DtypeTrial, allowed_dtypes, best_trial, tune_dtypes, tune_length_penalty
 from tiny_translator import tiny_model_dir
 
 
@@ -87,3 +87,35 @@ def test_write_needs_a_model_directory(trained, capsys):
     argv = ["tune", "--data", str(data_of(trained)), "--alphas", "1", "--write"]
     assert main(argv) == 2
     assert "--write needs -m DIR" in capsys.readouterr().err
+
+
+def test_dtypes_within_the_tolerance_of_fp32_in_every_direction_are_allowed():
+    def trial(dtype, en, zh):
+        scores = {to: Scores(b, 0, "", "", 1, 1, []) for to, b in (("en", en), ("zh", zh))}
+        return DtypeTrial(dtype, scores)
+
+    trials = [trial("fp32", 30.0, 20.0), trial("bf16", 29.7, 20.5), trial("int8", 29.9, 19.6)]
+    assert allowed_dtypes(trials) == ["fp32", "bf16"]
+    assert allowed_dtypes(trials, tolerance=0.5) == ["fp32", "bf16", "int8"]
+
+
+def test_tune_dtypes_scores_each_dtype_as_evaluate_does_and_writes_the_allowed(
+    trained, model, capsys
+):
+    data = data_of(trained)
+    args = ["tune", "-m", str(model), "--data", str(data), "--beam", "2", "--alphas", "1"]
+    assert main([*args, "--to", "en", "--dtypes", "--write", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    report = json.loads(out[-1])
+    rows = {line.split()[0]: float(line.split()[3]) for line in out if line.startswith("int8 ")}
+    pairs = read_pairs(data, "dev", "en")
+    int8 = Translator.load(model, beam=2, length_penalty=1.0, dtype="int8")
+    assert rows["int8"] == pytest.approx(
+        evaluate(int8, pairs.sources, [pairs.references], "en")[1].bleu, abs=0.005
+    )
+    sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
+    assert sections["decode"]["auto_dtypes"] == report["auto_dtypes"]
+    assert report["auto_dtypes"][0] == "fp32"
+    assert Translator.load(model).config.auto_dtypes == report["auto_dtypes"]
+    with pytest.raises(ValueError, match="fp32 translator"):
+        tune_dtypes(Translator.load(model, dtype="int8"), data)

@@ -1,9 +1,6 @@
 """The runtime policy: ``dtype: auto`` picks bf16 on CPUs with bf16 matmul instructions, fp32
-elsewhere; the CPU's flags as /proc/cpuinfo lists them; thread counts; the device."""
+elsewhere; thread counts; the device."""
 
-from pathlib import Path
-
-import pytest
 import torch
 
 from fanyi import runtime
@@ -25,26 +22,6 @@ def test_auto_is_fp32_without_them():
 def test_an_explicit_dtype_wins():
     assert runtime.resolve_dtype("fp32", CPU, frozenset({"amx_bf16"})) == "fp32"
     assert runtime.resolve_dtype("bf16", CPU, frozenset()) == "bf16"
-
-
-def test_cpu_flags_are_the_flags_line_of_cpuinfo(tmp_path):
-    cpuinfo = tmp_path / "cpuinfo"
-    cpuinfo.write_text(
-        "processor\t: 0\nmodel name\t: Some CPU\nflags\t\t: fpu sse2 avx512_bf16 amx_bf16\n"
-        "bogomips\t: 4000\n\nprocessor\t: 1\nflags\t\t: fpu sse2 avx512_bf16 amx_bf16\n"
-    )
-    assert runtime.cpu_flags(str(cpuinfo)) == {"fpu", "sse2", "avx512_bf16", "amx_bf16"}
-    assert runtime.resolve_dtype("auto", CPU, runtime.cpu_flags(str(cpuinfo))) == "bf16"
-    cpuinfo.write_text("processor\t: 0\n")  # no flags line (e.g. some ARM kernels)
-    assert runtime.cpu_flags(str(cpuinfo)) == frozenset()
-    assert runtime.cpu_flags(str(tmp_path / "missing")) == frozenset()
-
-
-@pytest.mark.skipif(not Path("/proc/cpuinfo").is_file(), reason="no /proc/cpuinfo on this OS")
-def test_cpu_flags_of_this_machine_match_cpuinfo():
-    lines = Path("/proc/cpuinfo").read_text().splitlines()
-    first = next((line for line in lines if line.startswith("flags")), "flags:")
-    assert runtime.cpu_flags() == set(first.split(":", 1)[1].split())
 
 
 def test_threads_default_to_this_process_share_of_the_cores():

@@ -1,16 +1,21 @@
-"""``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--write]``: choose the length
-penalty α on the dev split, print each α's BLEU, brevity penalty and length ratio per direction,
-and with ``--write`` store the best α in the model's ``config.yaml`` (section ``decode``), where
-``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their defaults from.
+"""``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--dtypes] [--write]``: choose
+the length penalty α on the dev split, print each α's BLEU, brevity penalty and length ratio per
+direction, and with ``--write`` store the best α in the model's ``config.yaml`` (section
+``decode``), where ``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their
+defaults from. ``--dtypes`` then scores fp32, bf16 and int8 with that α and stores the dtypes
+within 0.3 BLEU of fp32 in every direction as ``auto_dtypes``: those ``--dtype auto`` (the
+default) may pick. Tuning decodes in fp32 unless ``--dtype`` says otherwise, so that its choice
+does not depend on the host.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 
 from ..model_dir import write_decode_defaults
-from ..tune import Trial, best_trial, tune_length_penalty
+from ..tune import DtypeTrial, Trial, allowed_dtypes, best_trial, tune_dtypes, tune_length_penalty
 from .translate import add_model_arguments, load_translator
 
 
@@ -30,7 +35,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=[0.6, 1.0, 1.4, 2.0],
         help="length penalties to try, comma-separated (default 0.6,1.0,1.4,2.0)",
     )
-    parser.add_argument("--write", action="store_true", help="store the best α in the model")
+    parser.add_argument(
+        "--dtypes", action="store_true", help="also keep the dtypes within 0.3 BLEU of fp32"
+    )
+    parser.add_argument("--write", action="store_true", help="store the choices in the model")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
     parser.set_defaults(func=run)
 
@@ -38,6 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.write and args.model is None:
         raise ValueError("--write needs -m DIR: the bundled model is not changed in place")
+    args.dtype = args.dtype or "fp32"
     translator = load_translator(args)
     targets = [args.to] if args.to else None
     trials = tune_length_penalty(translator, args.data, args.alphas, args.split, targets)
@@ -45,13 +54,20 @@ def run(args: argparse.Namespace) -> int:
         print(_row(trial))
     best = best_trial(trials)
     print(f"best α = {best.length_penalty:g} (mean BLEU {best.mean_bleu:.2f} on {args.split})")
+    chosen: dict = {"length_penalty": best.length_penalty}
+    result = {"split": args.split, "best": best.length_penalty, "trials": _json(trials)}
+    if args.dtypes:
+        translator.config = dataclasses.replace(translator.config, **chosen)
+        dtype_trials = tune_dtypes(translator, args.data, split=args.split, targets=targets)
+        for dtype_trial in dtype_trials:
+            print(_dtype_row(dtype_trial))
+        chosen["auto_dtypes"] = result["auto_dtypes"] = allowed_dtypes(dtype_trials)
+        print(f"auto may pick: {', '.join(chosen['auto_dtypes'])}")
     if args.write:
-        write_decode_defaults(args.model, {"length_penalty": best.length_penalty})
-        print(f"wrote decode.length_penalty = {best.length_penalty:g} to {args.model}/config.yaml")
+        write_decode_defaults(args.model, chosen)
+        print(f"wrote {', '.join(f'decode.{k}' for k in chosen)} to {args.model}/config.yaml")
     if args.json:
-        print(
-            json.dumps({"split": args.split, "best": best.length_penalty, "trials": _json(trials)})
-        )
+        print(json.dumps(result))
     return 0
 
 
@@ -71,6 +87,11 @@ def _row(trial: Trial) -> str:
         for to, s in trial.scores.items()
     ]
     return f"α={trial.length_penalty:<4g} " + " | ".join(cells) + f" | mean {trial.mean_bleu:.2f}"
+
+
+def _dtype_row(trial: DtypeTrial) -> str:
+    cells = [f"→{to} BLEU {s.bleu:5.2f}" for to, s in trial.scores.items()]
+    return f"{trial.dtype:<5} " + " | ".join(cells)
 
 
 def _json(trials: list[Trial]) -> list[dict]:

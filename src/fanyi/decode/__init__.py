@@ -6,6 +6,7 @@ beam.py        batched beam search with GNMT length penalty and n-best lists
 hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty,
                the step hook and Cancelled
 quantize.py    bf16 and int8 copies of a model for faster CPU decoding
+dtype.py       dtype auto: the fastest of fp32, bf16 and int8 on this host, timed; prepare_model
 parallel.py    single-thread workers on parts of a batch
 long_input.py  sources longer than the model's positions
 translator.py  Translator: text in, text out (sentences split and joined, batches by tokens)
@@ -13,8 +14,9 @@ translator.py  Translator: text in, text out (sentences split and joined, batche
 
 from .beam import beam_search
 from .config import DecodeConfig
+from .dtype import choose_dtype, prepare_model
 from .hypothesis import Cancelled, Hypothesis, StepHook, length_penalty
-from .quantize import prepare_model, quantize_int8, to_bfloat16
+from .quantize import quantize_int8, to_bfloat16
 from .search import decode, greedy_decode, greedy_search, sample
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "Hypothesis",
     "StepHook",
     "beam_search",
+    "choose_dtype",
     "decode",
     "greedy_decode",
     "greedy_search",

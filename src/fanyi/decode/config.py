@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .. import config as config_io
 from ..model_dir import CONFIG_FILE, Checkpoint
 
 Dtype = Literal["fp32", "bf16", "int8"]
+DtypeChoice = Literal["auto", "fp32", "bf16", "int8"]
 LongInput = Literal["error", "split"]
 
 
@@ -33,7 +34,10 @@ class DecodeConfig:
     top_k: int = 0  # sample among the k most probable tokens; 0 = all
     top_p: float = 1.0  # nucleus: smallest set of tokens with probability ≥ top_p
     seed: int | None = None  # sampling seed; None = torch's global generator
-    dtype: Dtype = "fp32"  # bf16: weights converted (not autocast); int8: dynamic quantisation
+    # auto: the fastest on this host of fp32 and the allowed others, timed (decode/dtype.py);
+    # bf16: weights converted (not autocast); int8: dynamic quantisation of the linear maps
+    dtype: DtypeChoice = "auto"
+    auto_dtypes: list[Dtype] = field(default_factory=lambda: ["fp32", "bf16", "int8"])
     workers: int = 1  # split each batch across this many single-thread worker processes
     split_sentences: bool = True  # translate each sentence of a text on its own, then join them
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
@@ -46,8 +50,10 @@ class DecodeConfig:
             raise ValueError(f"n_best={self.n_best} exceeds beam={self.beam}")
         if self.temperature <= 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
             raise ValueError("need temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
-        if self.dtype not in ("fp32", "bf16", "int8"):
-            raise ValueError(f"dtype must be fp32, bf16 or int8, not {self.dtype!r}")
+        if self.dtype not in ("auto", "fp32", "bf16", "int8"):
+            raise ValueError(f"dtype must be auto, fp32, bf16 or int8, not {self.dtype!r}")
+        if not set(self.auto_dtypes) <= {"fp32", "bf16", "int8"}:
+            raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
 

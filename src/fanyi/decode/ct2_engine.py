@@ -27,7 +27,8 @@ from .config import DecodeConfig, model_decode_config
 from .hypothesis import Hypothesis, StepHook, finish
 from .translator import AttentionMaps, Translator, token_batches
 
-COMPUTE_TYPES = {"fp32": "default", "bf16": "bfloat16", "int8": "int8"}  # default: as exported
+# default: as exported (fanyi export --quantization chose it), which auto keeps too
+COMPUTE_TYPES = {"auto": "default", "fp32": "default", "bf16": "bfloat16", "int8": "int8"}
 RAW_RANKING = 1e-9  # a length penalty > 0 that leaves CTranslate2's scores log-probabilities
 
 

@@ -17,7 +17,6 @@ from torch import Tensor, nn
 
 from ..model import MultiHeadAttention, Transformer
 from ..model.layers import DecoderLayer
-from .config import DecodeConfig
 
 
 def to_bfloat16(model: Transformer) -> Transformer:
@@ -65,12 +64,3 @@ def quantize_int8(model: Transformer) -> Transformer:
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
         return torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)
-
-
-def prepare_model(model: Transformer, config: DecodeConfig) -> Transformer:
-    """``model`` in ``config.dtype`` (a copy unless fp32), in eval mode."""
-    if config.dtype == "bf16":
-        return to_bfloat16(model)
-    if config.dtype == "int8":
-        return quantize_int8(model)
-    return model.eval()

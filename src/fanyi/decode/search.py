@@ -181,7 +181,7 @@ def decode(
 ) -> list[list[Hypothesis]]:
     """Translate a batch of right-padded source ids (b x s): per source, its n-best, best first.
 
-    The model should already be in ``config.dtype`` (``quantize.prepare_model``).
+    The model should already be in ``config.dtype`` (``dtype.prepare_model``).
     ``between_steps`` runs before every decoding step (see ``StepHook``).
     """
     lengths, max_len = source_lengths(model, src), model.config.max_len

@@ -23,10 +23,10 @@ from ..data import Vocab
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
 from ..model import Transformer
-from ..model_dir import Checkpoint, load_model
+from ..model_dir import MODEL_FILE, Checkpoint, load_model
 from .config import DecodeConfig, model_decode_config
+from .dtype import prepare_model, resolved
 from .hypothesis import Hypothesis, StepHook, no_pause
-from .quantize import prepare_model
 from .search import decode
 
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "zh-en"
@@ -39,6 +39,14 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED
+
+
+def weights_key(checkpoint: Checkpoint) -> str:
+    """A name for a model directory's weights that changes when they do (its file's path, size
+    and modification time): the key of the dtype ``auto`` chose for them."""
+    weights = (checkpoint.path / MODEL_FILE).resolve()
+    stat = weights.stat()
+    return f"{weights} ({stat.st_size} bytes, mtime {stat.st_mtime_ns})"
 
 
 def unicode_problem(text: str) -> str | None:
@@ -102,7 +110,8 @@ class Translator:
     ) -> None:
         self._init_text(checkpoint, config, batch_tokens)
         self.device = next(model.parameters()).device
-        self.model = prepare_model(model, config)
+        self.config = resolved(model, config, weights_key(checkpoint))  # dtype auto chosen
+        self.model = prepare_model(model, self.config)
 
     def _init_text(self, checkpoint: Checkpoint, config: DecodeConfig, batch_tokens: int) -> None:
         """What every engine shares: configs, languages, vocabularies, the special ids."""

@@ -1,0 +1,160 @@
+"""``DecodeConfig.dtype: auto``: the fastest decoding dtype of this host for this model, never
+slower than fp32.
+
+What is fast depends on the CPU more than on the model: bf16 has hardware only where the CPU has
+bf16 instructions (``host.BF16_FLAGS``) and is emulated, 4-5× slower than fp32, elsewhere, so it
+is a candidate only there; int8 (dynamic quantisation) runs everywhere. The candidates are also
+those the config allows (``auto_dtypes``: ``fanyi tune --dtypes`` keeps the dtypes whose dev
+BLEU is within 0.3 of fp32). Each candidate decodes the same synthetic batch with the config's
+beam for a fixed number of steps, and the fastest wins; another dtype replaces fp32 only when it
+is faster by ``MARGIN``. The choice is kept in a cache file per model, CPU, torch version and
+threads, so a host times a model once and decodes it in one dtype whatever the beam (a beam
+given per call could not change the model's dtype anyway).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from pathlib import Path
+
+import torch
+
+from .. import host
+from ..model import Transformer
+from .config import DecodeConfig, Dtype
+from .quantize import quantize_int8, to_bfloat16
+from .search import decode
+
+MARGIN = 0.05  # a dtype must beat fp32 by 5% (timing noise stays with fp32)
+SOURCES, LENGTH, STEPS, ROUNDS = 8, 20, 20, 3  # the timed batch: sources x tokens, steps, best of
+CACHE_FILE = "dtype.json"
+
+
+def candidates(config: DecodeConfig, flags: frozenset[str], device: torch.device) -> list[Dtype]:
+    """fp32, then the allowed dtypes that ``device`` runs natively: on a CPU int8, and bf16 only
+    with bf16 instructions (``flags``); on a GPU bf16 where it is supported."""
+    if device.type == "cuda":
+        native = {"bf16"} if torch.cuda.is_bf16_supported() else set()
+    else:
+        native = {"int8", "bf16"} if flags & host.BF16_FLAGS else {"int8"}
+    chosen: list[Dtype] = ["fp32"]
+    return chosen + [d for d in ("int8", "bf16") if d in native and d in config.auto_dtypes]
+
+
+def timing_config(config: DecodeConfig, dtype: Dtype) -> DecodeConfig:
+    """``config``'s search in ``dtype``, every hypothesis exactly ``STEPS`` tokens long: EOS is
+    forbidden before and forced at ``STEPS``, so a timing does not depend on what is decoded."""
+    return DecodeConfig(
+        beam=config.beam,
+        length_penalty=config.length_penalty,
+        min_len=STEPS,
+        max_len_a=0.0,
+        max_len_b=STEPS,
+        dtype=dtype,
+    )
+
+
+def seconds_per_batch(model: Transformer, config: DecodeConfig, dtype: Dtype) -> float:
+    """Best of ``ROUNDS`` timings of ``model`` in ``dtype`` decoding a synthetic batch (random
+    source ids) with ``config``'s search."""
+    fixed = timing_config(config, dtype)
+    prepared = prepare_model(model, fixed)  # fixed.dtype is not auto: nothing is timed
+    generator = torch.Generator().manual_seed(0)
+    low = 4  # past pad, unk, bos, eos
+    src = torch.randint(low, model.config.src_vocab_size, (SOURCES, LENGTH), generator=generator)
+    src = src.to(next(model.parameters()).device)
+    decode(prepared, src, fixed)  # warm up: caches, quantisation and allocator
+    timings = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        decode(prepared, src, fixed)
+        timings.append(time.perf_counter() - start)
+    return min(timings)
+
+
+def fastest(model: Transformer, config: DecodeConfig, flags: frozenset[str]) -> Dtype:
+    """The candidate that decodes fastest; fp32 unless another beats it by ``MARGIN``."""
+    allowed = candidates(config, flags, next(model.parameters()).device)
+    timed = {dtype: seconds_per_batch(model, config, dtype) for dtype in allowed}
+    best = min(timed, key=timed.__getitem__)
+    return best if timed[best] < (1 - MARGIN) * timed["fp32"] else "fp32"
+
+
+def choose_dtype(
+    model: Transformer,
+    config: DecodeConfig,
+    model_key: str | None = None,
+    flags: frozenset[str] | None = None,
+) -> Dtype:
+    """``config.dtype``, or for ``auto`` the fastest dtype (cached under ``model_key`` when
+    given: a string that changes when the model's weights do)."""
+    if config.dtype != "auto":
+        return config.dtype
+    flags = host.cpu_flags() if flags is None else flags
+    allowed = candidates(config, flags, next(model.parameters()).device)
+    if len(allowed) == 1:
+        return allowed[0]
+    key = None if model_key is None else _cache_key(model_key, config, allowed, flags)
+    cache = _read_cache()
+    if key is not None and cache.get(key) in allowed:
+        return cache[key]
+    choice = fastest(model, config, flags)
+    if key is not None:
+        _write_cache({**cache, key: choice})
+    return choice
+
+
+def prepare_model(
+    model: Transformer, config: DecodeConfig, model_key: str | None = None
+) -> Transformer:
+    """``model`` in ``config.dtype`` (``auto``: :func:`choose_dtype`'s), a copy unless fp32, in
+    eval mode."""
+    dtype = choose_dtype(model, config, model_key)
+    if dtype == "bf16":
+        return to_bfloat16(model)
+    if dtype == "int8":
+        return quantize_int8(model)
+    return model.eval()
+
+
+def resolved(model: Transformer, config: DecodeConfig, model_key: str | None) -> DecodeConfig:
+    """``config`` with ``auto`` replaced by the dtype :func:`choose_dtype` picks."""
+    return dataclasses.replace(config, dtype=choose_dtype(model, config, model_key))
+
+
+def cache_dir() -> Path:
+    """``$FANYI_CACHE`` or ``$XDG_CACHE_HOME/fanyi`` (default ``~/.cache/fanyi``)."""
+    if os.environ.get("FANYI_CACHE"):
+        return Path(os.environ["FANYI_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fanyi"
+
+
+def _cache_key(
+    model_key: str, config: DecodeConfig, allowed: list[Dtype], flags: frozenset[str]
+) -> str:
+    cpu = f"{host.cpu_name()} [{' '.join(host.isa(flags))}]"
+    setting = f"{torch.get_num_threads()} threads, {'/'.join(allowed)}"  # not the beam: see above
+    return f"{model_key} | {cpu} | torch {torch.__version__} | {setting}"
+
+
+def _read_cache() -> dict[str, Dtype]:
+    """The cached choices (none when the file is missing or unreadable: it is only a cache)."""
+    try:
+        return json.loads((cache_dir() / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_cache(choices: dict[str, Dtype]) -> None:
+    """Write the choices through a temporary file; a cache that cannot be written is skipped."""
+    path = cache_dir() / CACHE_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(choices, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
