@@ -58,6 +58,16 @@ def test_the_fastest_candidate_wins(timings):
     assert dtype.choose_dtype(model, DecodeConfig(), flags=AVX2) == "int8"  # bf16 not timed
 
 
+def test_amx_takes_bf16_without_timing(timings):
+    _, calls = timings
+    amx = frozenset({"avx512f", "amx_bf16", "amx_int8"})
+    assert dtype.choose_dtype(tiny_model(), DecodeConfig(), "m", amx) == "bf16"
+    assert dtype.choose_dtype(
+        tiny_model(), DecodeConfig(auto_dtypes=["fp32", "int8"]), "m", amx
+    ) == ("int8")
+    assert calls == ["fp32", "int8"]
+
+
 def test_fp32_stays_unless_beaten_by_the_margin(timings):
     seconds, _ = timings
     seconds.update(int8=0.97, bf16=1.3)
