@@ -69,9 +69,14 @@ class Manifest:
         names = [split_file("train", side) for side in SIDES]
         return {k: self.outputs[k] for k in (*names, self.vocab.src_model, self.vocab.tgt_model)}
 
-    def data_files_found(self, data_dir: Path) -> dict[str, str]:
-        """The checksums of :meth:`data_files` as the files in ``data_dir`` are now."""
-        return {name: sha256_file(data_dir / name) for name in self.data_files()}
+    def training_files(self) -> dict[str, str]:
+        """The checksums of every file that training reads: all but the dev and test splits
+        (the train split as text and as token shards, the shard index, the vocabularies)."""
+        return {k: v for k, v in self.outputs.items() if not k.startswith(("dev.", "test."))}
+
+    def training_files_found(self, data_dir: Path) -> dict[str, str]:
+        """The checksums of :meth:`training_files` as the files in ``data_dir`` are now."""
+        return {name: sha256_file(data_dir / name) for name in self.training_files()}
 
 
 def read_manifest(data_dir: str | Path) -> Manifest:

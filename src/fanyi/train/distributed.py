@@ -109,7 +109,7 @@ def check_same_job(dist: Distributed, cfg: TrainConfig, manifest: Manifest) -> N
         "the training config", {k: repr(v) for k, v in mine.items() if k not in PER_MACHINE_KEYS}
     )
     data_dir = Path(cfg.data_dir)
-    found, expected = manifest.data_files_found(data_dir), manifest.data_files()
+    found, expected = manifest.training_files_found(data_dir), manifest.training_files()
     listed = {f"{name} in manifest.json": digest for name, digest in expected.items()}
     dist.check_same(f"the training data ({data_dir})", {**found, **listed})
     stale = [name for name, digest in found.items() if digest != expected[name]]
