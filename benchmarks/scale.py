@@ -2,8 +2,8 @@
 joined, each side in its language's way) are prepared and trained on.
 
 For each size: ``fanyi prepare`` (zh→en, the default DataConfig, ``--workers``) in a subprocess,
-its wall time and peak resident memory (the main process, and the sum over it and its worker
-processes, sampled every 0.1 s); then training with 1 and with 2 processes (torchrun, one thread
+its wall time and peak memory (the main process's RSS, and the PSS summed over it and its worker
+processes, which counts the pages they share once; sampled every 0.1 s); then training with 1 and with 2 processes (torchrun, one thread
 each): each rank's start-up (from its launch, and from its own start, to its first batch ready)
 and its resident memory then (anonymous vs mapped files, and the peak), and the target tokens/s
 of the first ``--steps`` steps. Last, on Tatoeba itself: the same training steps fed from the
@@ -60,16 +60,15 @@ def synthetic_corpus(tatoeba: Path, pairs: int, path: Path, seed: int = 1) -> No
                 f.write(f"{en}\t{zh}\tsynthetic\n")
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident memory of one process (MB), 0 once it is gone."""
+def _memory_of(pid: int, field: str) -> float:
+    """``field`` of a process's memory (MB; ``Rss``, or ``Pss``: its proportional share of the
+    pages it shares, such as a forked worker's with its parent), 0 once it is gone."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
+        lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
     except OSError:
         return 0.0
-    return next(
-        (int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS")),
-        0.0,
-    )
+    found = (int(line.split()[1]) / 1024 for line in lines if line.startswith(f"{field}:"))
+    return next(found, 0.0)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -87,15 +86,15 @@ def _descendants(pid: int) -> list[int]:
 
 
 def run_measured(command: list[str], env: dict | None = None) -> dict:
-    """Run ``command``; its wall time and peak RSS (itself; itself plus its descendants)."""
+    """Run ``command``; its wall time and peak memory (its RSS; the PSS of it and its children)."""
     peaks = {"main": 0.0, "tree": 0.0}
     start = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
 
     def sample() -> None:
         while process.poll() is None:
-            main = _rss_mb(process.pid)
-            tree = main + sum(_rss_mb(child) for child in _descendants(process.pid))
+            main = _memory_of(process.pid, "Rss")
+            tree = sum(_memory_of(p, "Pss") for p in [process.pid, *_descendants(process.pid)])
             peaks["main"], peaks["tree"] = max(peaks["main"], main), max(peaks["tree"], tree)
             time.sleep(0.1)
 
@@ -109,7 +108,7 @@ def run_measured(command: list[str], env: dict | None = None) -> dict:
     return {
         "seconds": round(seconds, 1),
         "peak_rss_mb": round(peaks["main"]),
-        "peak_rss_mb_with_workers": round(peaks["tree"]),
+        "peak_pss_mb_with_children": round(peaks["tree"]),
         "output": output,
     }
 

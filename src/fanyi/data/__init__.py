@@ -1,12 +1,14 @@
 """Corpus text → cleaned, leak-free splits → SentencePiece ids → token batches.
 
-``prepare(DataConfig(...))`` writes a data directory and returns its ``Manifest``;
-``load_vocabs`` and ``load_split`` read it back; ``TokenBatchSampler`` and ``collate`` turn a
-split into ``Batch`` tensors.
+``prepare(DataConfig(...))`` writes a data directory (streaming: any corpus size in bounded
+memory) and returns its ``Manifest``; ``load_vocabs`` reads its vocabularies and ``load_split``
+memory-maps a split's token shards; ``TokenBatchSampler`` and ``collate`` turn a split into
+``Batch`` tensors.
 """
 
 from .batching import (
     Batch,
+    MappedDataset,
     ParallelDataset,
     TokenBatchSampler,
     collate,
@@ -29,6 +31,7 @@ __all__ = [
     "DataConfig",
     "MalformedLineError",
     "Manifest",
+    "MappedDataset",
     "ParallelDataset",
     "TokenBatchSampler",
     "Vocab",

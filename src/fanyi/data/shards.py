@@ -90,7 +90,7 @@ class ShardWriter:
         while len(lengths):
             take = min(self.index.shard_lines - self.pending, len(lengths))
             count = int(lengths[:take].sum())
-            self.ids.append(ids[:count])
+            self.ids.append(ids[:count].astype(self.index.dtype))  # narrow now: a shard's worth
             self.lengths.append(lengths[:take])
             self.pending += take
             self.total += take
@@ -103,7 +103,7 @@ class ShardWriter:
         if not self.pending:
             return
         ids_name, offsets_name = shard_files(self.split, self.side, self.written)
-        ids = np.concatenate(self.ids).astype(self.index.dtype)
+        ids = np.concatenate(self.ids)
         offsets = np.zeros(self.pending + 1, dtype=np.int64)
         np.cumsum(np.concatenate(self.lengths), out=offsets[1:])
         np.save(self.data_dir / ids_name, ids)
