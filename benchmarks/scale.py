@@ -145,6 +145,21 @@ def _memory_mb() -> dict:
     return values
 
 
+def time_data(data: Path, max_tokens: int) -> float:
+    """Seconds to map the train split and batch its first epoch, as the trainer does (the
+    rest of a start-up is importing torch and building the model, whatever the corpus)."""
+    from fanyi import runtime
+    from fanyi.data import TokenBatchSampler, load_split
+
+    start = time.perf_counter()
+    rank, world_size = runtime.job_rank()
+    sampler = TokenBatchSampler(
+        *load_split(data, "train").sizes(), max_tokens, 1, rank=rank, world_size=world_size
+    )
+    len(sampler)
+    return round(time.perf_counter() - start, 2)
+
+
 def child_train(data: Path, out: Path, steps: int, max_tokens: int) -> None:
     """One training process (of a torchrun job, or alone): its start-up, memory and, on rank
     0, the throughput of the first ``steps`` steps, as a JSON line."""
@@ -160,6 +175,7 @@ def child_train(data: Path, out: Path, steps: int, max_tokens: int) -> None:
         log_every=10, progress=False, threads=1, keep_last=1, valid_max_tokens=max_tokens,
     )  # fmt: skip
     with runtime.training_process("cpu", 1) as device:
+        data_s = time_data(data, max_tokens)
         trainer = Trainer(cfg, None, device, "fp32")
         built = time.time()
         next(batch_stream(trainer.sampler, trainer.state))  # this epoch's batches, as run() does
@@ -170,6 +186,7 @@ def child_train(data: Path, out: Path, steps: int, max_tokens: int) -> None:
         "startup_s_from_launch": round(ready - launched, 2),
         "startup_s": round(ready - STARTED, 2),
         "trainer_built_s": round(built - STARTED, 2),
+        "data_s": data_s,
         "examples": len(trainer.train_data),
         **memory,
         "peak_rss_mb": _memory_mb()["peak_rss_mb"],
