@@ -16,6 +16,7 @@ import logging
 import os
 import platform
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -140,11 +141,15 @@ def prepare(config: DataConfig, strict: bool = False, workers: int = 1) -> Manif
         return existing
     out.mkdir(parents=True, exist_ok=True)
     (out / MANIFEST_FILE).unlink(missing_ok=True)
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=out, prefix=".prepare-") as folder:
         assembled = assemble(config, Path(folder), strict, workers)
         lines = {name: write_split(config, out, name, assembled.files[name]) for name in SPLITS}
+    log.info("cleaned and split: %s pairs (%.0f s)", assembled.pairs, time.perf_counter() - start)
     vocab = train_vocab(out, config)
+    log.info("vocabulary: %d pieces (%.0f s)", vocab.src_size, time.perf_counter() - start)
     shards = encode_splits(out, vocab, lines, config.shard_lines, workers)
+    log.info("token shards: %s lines (%.0f s)", lines, time.perf_counter() - start)
     manifest = Manifest(
         config=config,
         inputs=inputs,
