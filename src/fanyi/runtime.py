@@ -78,6 +78,10 @@ def training_process(device: str, threads: int | None) -> Iterator[torch.device]
         torch_dist.init_process_group("nccl" if chosen.type == "cuda" else "gloo")
     try:
         yield chosen
+        if torch_dist.is_initialized():
+            # Leave together: rank 0 saves last, and a rank that tore down its gloo connections
+            # while rank 0 still held its own was seen to abort rank 0 at exit.
+            torch_dist.barrier()
     finally:
         if torch_dist.is_initialized():
             torch_dist.destroy_process_group()
