@@ -18,21 +18,14 @@ from pathlib import Path
 
 import torch
 
+from fanyi import host
+
 
 def machine() -> dict:
     """What ran the benchmark: CPU, cores, versions."""
-    cpu = platform.processor()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-            f.seek(0)
-            flags = next(line for line in f if line.startswith("flags")).split()
-        isa = [x for x in ("avx512f", "avx512_bf16", "amx_bf16", "amx_int8") if x in flags]
-    except (OSError, StopIteration):
-        isa = []
     return {
-        "cpu": cpu,
-        "isa": isa,
+        "cpu": host.cpu_name(),
+        "isa": host.isa(),
         "cores": len(os.sched_getaffinity(0))
         if hasattr(os, "sched_getaffinity")
         else os.cpu_count(),

@@ -16,7 +16,6 @@ import tempfile
 import time
 
 from common import emit, interleaved, machine, read_lines
-from fanyi import host
 from fanyi.decode.translator import Translator
 from fanyi.runtime import set_threads
 
@@ -65,7 +64,6 @@ def main() -> None:
         {
             "benchmark": "dtype_auto",
             "machine": machine(),
-            "isa": host.isa(),
             "model_dir": args.model_dir or "bundled",
             "sentences": len(sources),
             "beam": args.beam,

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import sentencepiece as spm
 
-from .batching import Example, ParallelDataset
+from .batching import Example, ParallelDataset, load_split
 from .manifest import SIDES, split_file
 from .vocab import Vocab
 
@@ -33,6 +34,7 @@ class SampledSegmentations(ParallelDataset):
         seed: int,
     ) -> None:
         super().__init__(best.src, best.tgt)
+        self.best = best
         if not 0 < alpha <= 1:
             raise ValueError(f"subword sampling needs 0 < alpha ≤ 1, got {alpha}")
         self.texts, self.vocabs, self.alpha, self.seed = texts, vocabs, alpha, seed
@@ -46,8 +48,11 @@ class SampledSegmentations(ParallelDataset):
             (Path(data_dir) / split_file(split, side)).read_text(encoding="utf-8").splitlines()
             for side in SIDES
         )
-        best = ParallelDataset(vocabs[0].encode_batch(src), vocabs[1].encode_batch(tgt))
-        return cls(best, (src, tgt), vocabs, alpha, seed)
+        return cls(load_split(data_dir, split, vocabs), (src, tgt), vocabs, alpha, seed)
+
+    def sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The best segmentation's sizes (from the shards' offsets, for a prepared split)."""
+        return self.best.sizes()
 
     def examples(self, indices: Sequence[int], epoch: int) -> list[Example]:
         """Sampled segmentations of the examples ``indices`` in ``epoch``."""
