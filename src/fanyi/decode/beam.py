@@ -54,10 +54,9 @@ class _Candidates:
 def start_beams(
     model: Transformer, src: Tensor, config: DecodeConfig, bos_id: int
 ) -> tuple[_Beams, DecoderState]:
-    """k copies of each source's decoder state; only the first beam is live at step 0."""
+    """k target rows per source (its beams); only the first beam is live at step 0."""
     n, k = src.size(0), config.beam
-    state = model.start_decoding(src)
-    state.select(torch.arange(n).repeat_interleave(k))
+    state = model.start_decoding(src, beams=k)
     scores = torch.full((n, k), float("-inf"))
     scores[:, 0] = 0.0
     prefix = src.new_full((n * k, 1), bos_id)

@@ -33,17 +33,23 @@ class KVCache:
     """Keys and values of one attention layer, kept between decoding steps.
 
     Decoder self-attention appends one step at a time; encoder-decoder attention fills it once
-    per source. Storage grows by doubling so a step costs no copy of the past.
+    per source. Storage grows by doubling so a step costs no copy of the past, and reordering
+    rows (beam search) copies only the positions held into a second buffer kept for the
+    purpose, so a step allocates nothing.
     """
 
     def __init__(self) -> None:
         self.key: Tensor | None = None  # b x h x capacity x d_k
         self.value: Tensor | None = None
         self.length = 0
+        self.spare: tuple[Tensor, Tensor] | None = None  # the buffers ``select`` writes into
 
     def fill(self, key: Tensor, value: Tensor) -> None:
-        """Store keys/values computed once (encoder-decoder attention over the memory)."""
-        self.key, self.value, self.length = key, value, key.size(2)
+        """Store keys/values computed once (encoder-decoder attention over the memory).
+
+        They are made contiguous here, once: strided ones would be copied at every step.
+        """
+        self.key, self.value, self.length = key.contiguous(), value.contiguous(), key.size(2)
 
     def view(self) -> tuple[Tensor, Tensor]:
         """All keys and values stored so far: b x h x length x d_k each."""
@@ -68,16 +74,26 @@ class KVCache:
         if self.key is not None and self.value is not None:
             key[:, :, : self.length] = self.key[:, :, : self.length]
             value[:, :, : self.length] = self.value[:, :, : self.length]
-        self.key, self.value = key, value
+        self.key, self.value, self.spare = key, value, None
 
     def select(self, index: Tensor) -> None:
         """Keep batch rows ``index`` (in that order): beam reordering and dropping finished rows.
 
-        The spare capacity is kept, so the next ``append`` writes in place instead of growing.
+        The rows held are gathered into the spare buffers, which then become the cache (and the
+        old ones the spare), so the capacity is kept and the next ``append`` writes in place.
         """
-        if self.key is not None and self.value is not None:
-            self.key = self.key.index_select(0, index)
-            self.value = self.value.index_select(0, index)
+        if self.key is None or self.value is None:
+            return
+        rows = index.numel()
+        if self.spare is None or self.spare[0].size(0) < rows:
+            shape = (rows, *self.key.shape[1:])
+            self.spare = (self.key.new_empty(shape), self.value.new_empty(shape))
+        key, value = self.spare[0][:rows], self.spare[1][:rows]
+        held = slice(0, self.length)
+        torch.index_select(self.key[:, :, held], 0, index, out=key[:, :, held])
+        torch.index_select(self.value[:, :, held], 0, index, out=value[:, :, held])
+        self.spare = (self.key, self.value)
+        self.key, self.value = key, value
 
 
 class MultiHeadAttention(nn.Module):
@@ -123,9 +139,12 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[Tensor, Tensor | None]:
         """Attend per head, concatenate heads and apply Wᴼ. Returns b x t x d_model (+ weights)."""
         p = self.dropout if self.training else 0.0
-        # Training on a CPU takes the explicit path too: for sentence-length inputs, the backward
-        # of torch's CPU flash kernel was measured up to 3x slower in bf16 (benchmarks/train_step.py).
-        explicit = need_weights or (q.requires_grad and q.device.type == "cpu")
+        # On a CPU, training and decoding steps (a few queries: one per beam) take the explicit
+        # path too: torch's CPU flash kernel was measured up to 3x slower for the backward of
+        # sentence-length inputs in bf16 (benchmarks/train_step.py), and 1.1-4x slower for a
+        # decoding step's few queries (benchmarks/decode.py).
+        on_cpu = q.device.type == "cpu"
+        explicit = need_weights or (on_cpu and (q.requires_grad or q.size(2) <= 8))
         weights = None
         if explicit:
             if causal:

@@ -80,19 +80,28 @@ class DecoderLayer(nn.Module):
         self_cache: KVCache,
         cross_cache: KVCache,
         src_mask: Tensor | None,
+        group: int = 1,
         need_weights: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
-        """New target positions only, reusing cached self-attention and memory keys/values."""
+        """New target positions only, reusing cached self-attention and memory keys/values.
+
+        The rows come in runs of ``group`` per source (beams): their queries attend to the
+        source's memory together, as ``group`` x n query positions of one row.
+        """
         x = self.sublayers[0](x, lambda y: self.self_attn.forward_step(y, self_cache)[0])
         weights: list[Tensor | None] = [None]
         memory_key, memory_value = cross_cache.view()
 
         def cross(y: Tensor) -> Tensor:
-            q = self.cross_attn.project_query(y)
-            out, weights[0] = self.cross_attn.attend(
+            b, n, d = y.shape
+            q = self.cross_attn.project_query(y.reshape(b // group, group * n, d))
+            out, w = self.cross_attn.attend(
                 q, memory_key, memory_value, src_mask, need_weights=need_weights
             )
-            return out
+            if w is not None:  # b/group x h x group·n x s → b x h x n x s
+                w = w.unflatten(2, (group, n)).transpose(1, 2).flatten(0, 1)
+            weights[0] = w
+            return out.reshape(b, n, d)
 
         x = self.sublayers[1](x, cross)
         return self.sublayers[2](x, self.feed_forward), weights[0]

@@ -35,24 +35,38 @@ class Encoder(nn.Module):
 
 class DecoderState:
     """Incremental state of the decoder: per layer, a self-attention cache that grows by one step
-    and the encoder-decoder keys/values computed once from the memory."""
+    and the encoder-decoder keys/values computed once from the memory.
 
-    def __init__(self, n_layers: int, src_mask: Tensor | None) -> None:
+    With beam search each source has ``group`` (= k) consecutive target rows, its beams; the
+    memory keys/values are kept once per source and the k beams attend to them together.
+    """
+
+    def __init__(self, n_layers: int, src_mask: Tensor | None, group: int = 1) -> None:
         self.self_attn = [KVCache() for _ in range(n_layers)]
         self.cross_attn = [KVCache() for _ in range(n_layers)]
         self.src_mask = src_mask  # b x 1 x 1 x s, or None when no source has padding
+        self.group = group  # target rows per source
         self.position = 0  # target positions decoded so far
 
     def select(self, index: Tensor) -> None:
-        """Keep batch rows ``index``: reorder beams, or drop finished sentences."""
-        for cache in (*self.self_attn, *self.cross_attn):
+        """Keep target rows ``index``: reorder beams, or drop finished sentences.
+
+        With groups, ``index`` keeps whole sources: each run of ``group`` entries holds rows of
+        one source, whose memory is kept.
+        """
+        for cache in self.self_attn:
             cache.select(index)
+        sources = index
+        if self.group > 1:
+            sources = index[:: self.group].div(self.group, rounding_mode="floor")
+        for cache in self.cross_attn:
+            cache.select(sources)
         if self.src_mask is not None:
-            self.src_mask = self.src_mask.index_select(0, index)
+            self.src_mask = self.src_mask.index_select(0, sources)
 
     def reorder(self, index: Tensor) -> None:
         """Reorder rows among the beams of each source (no row moves to another source): only the
-        self-attention caches change, the memory keys/values being equal across a source's beams."""
+        self-attention caches change, the memory keys/values being the source's."""
         for cache in self.self_attn:
             cache.select(index)
 
@@ -81,9 +95,10 @@ class Decoder(nn.Module):
                 weights.append(w)
         return self.norm(x), weights
 
-    def start(self, memory: Tensor, src_mask: Tensor | None) -> DecoderState:
-        """Project the memory into every layer's encoder-decoder keys/values, once per source."""
-        state = DecoderState(len(self.layers), src_mask)
+    def start(self, memory: Tensor, src_mask: Tensor | None, group: int = 1) -> DecoderState:
+        """Project the memory into every layer's encoder-decoder keys/values, once per source
+        (which ``group`` target rows will share)."""
+        state = DecoderState(len(self.layers), src_mask, group)
         for layer, cache in zip(
             cast(list[DecoderLayer], self.layers), state.cross_attn, strict=True
         ):
@@ -98,7 +113,9 @@ class Decoder(nn.Module):
         for layer, self_cache, cross_cache in zip(
             cast(list[DecoderLayer], self.layers), state.self_attn, state.cross_attn, strict=True
         ):
-            x, w = layer.forward_step(x, self_cache, cross_cache, state.src_mask, need_weights)
+            x, w = layer.forward_step(
+                x, self_cache, cross_cache, state.src_mask, state.group, need_weights
+            )
             if w is not None:
                 weights.append(w)
         state.position += x.size(1)
@@ -180,10 +197,11 @@ class Transformer(nn.Module):
         hidden, _ = self.decode(tgt, self.encode(src, src_mask), src_mask)
         return self.generator(hidden)
 
-    def start_decoding(self, src: Tensor) -> DecoderState:
-        """Encode ``src`` and prepare the incremental decoder state for it."""
+    def start_decoding(self, src: Tensor, beams: int = 1) -> DecoderState:
+        """Encode ``src`` and prepare the incremental decoder state for it, with ``beams``
+        consecutive target rows per source."""
         src_mask = self.source_mask(src)
-        return self.decoder.start(self.encode(src, src_mask), src_mask)
+        return self.decoder.start(self.encode(src, src_mask), src_mask, beams)
 
     def decode_step(
         self, tokens: Tensor, state: DecoderState, need_weights: bool = False

@@ -53,8 +53,9 @@ class HandModel:
         self.generator = SimpleNamespace(logits=lambda hidden: hidden)
         self.batch_sizes: list[int] = []
 
-    def start_decoding(self, src: Tensor) -> HandState:
-        return HandState([tuple(t for t in row if t != PAD) for row in src.tolist()])
+    def start_decoding(self, src: Tensor, beams: int = 1) -> HandState:
+        sources = [tuple(t for t in row if t != PAD) for row in src.tolist()]
+        return HandState([source for source in sources for _ in range(beams)])
 
     def decode_step(
         self, tokens: Tensor, state: HandState, need_weights: bool = False

@@ -83,3 +83,45 @@ def test_kv_cache_growth_copies_what_it_holds():
         all_keys, all_values = cache.append(keys[:, :, t : t + 1], -keys[:, :, t : t + 1])
     assert torch.equal(all_keys, keys) and torch.equal(all_values, -keys)
     assert cache.key.size(2) == 70
+
+
+@pytest.mark.parametrize("n_tokens", [1, 2])
+def test_beams_sharing_their_source_memory_equal_copies_of_it(n_tokens):
+    """k beams per source attend to one copy of its memory (``start_decoding(src, beams=k)``):
+    logits and cross-attention equal those of k copies of the source, through reordering
+    within sources and dropping a finished source."""
+    model = tiny_model(4, vocab=20)
+    k, src = 3, torch.randint(1, 20, (3, 7))
+    src[1, 4:] = 0
+    copies = src.repeat_interleave(k, dim=0)
+    tgt = torch.randint(1, 20, (3 * k, 3 * n_tokens))
+    within = torch.tensor([2, 2, 0, 4, 3, 3, 8, 6, 7])  # beams move within their source
+    dropped = torch.tensor([0, 1, 2, 6, 7, 8])  # source 1 finished
+    with torch.no_grad():
+        shared, copied = model.start_decoding(src, beams=k), model.start_decoding(copies)
+        for step, index in enumerate([within, dropped, None]):
+            tokens = tgt[:, step * n_tokens : (step + 1) * n_tokens]
+            a, wa = model.decode_step(tokens, shared, need_weights=True)
+            b, wb = model.decode_step(tokens, copied, need_weights=True)
+            assert (a - b).abs().max() < TOL and (wa[-1] - wb[-1]).abs().max() < TOL
+            if index is not None:
+                for state in (shared, copied):
+                    state.select(index)
+                tgt = tgt[index]
+    assert shared.cross_attn[0].key.size(0) == 2 and copied.cross_attn[0].key.size(0) == 6
+
+
+def test_reordering_gathers_into_a_kept_spare_buffer():
+    """``KVCache.select`` writes the rows it keeps into a second buffer and swaps the two: after
+    the first reorder no step allocates, and the held positions are exactly the rows asked for."""
+    cache, keys = KVCache(), torch.randn(4, 2, 5, 3)
+    cache.append(keys, -keys)
+    buffers = {cache.key.data_ptr()}
+    expected = keys
+    for index in ([3, 3, 0, 1], [1, 0, 2, 2], [0, 2]):
+        cache.select(torch.tensor(index))
+        expected = expected[index]
+        buffers.add(cache.key.data_ptr())
+        k, v = cache.view()
+        assert torch.equal(k, expected) and torch.equal(v, -expected)
+    assert len(buffers) == 2 and cache.key.size(2) == 16  # two buffers; capacity kept
