@@ -34,6 +34,21 @@ def machine() -> dict:
     }
 
 
+def with_allocator(malloc: str) -> str:
+    """Re-execute this script under ``malloc`` (``tcmalloc``, as ``fanyi translate`` runs where the
+    system has it, or ``glibc``) unless it already is; returns the allocator in use."""
+    from fanyi.cli.allocator import tcmalloc_library
+
+    library, preload = tcmalloc_library(), os.environ.get("LD_PRELOAD", "")
+    if malloc == "glibc" or library is None:
+        return "tcmalloc" if "tcmalloc" in preload else "glibc"
+    if "tcmalloc" not in preload:
+        env = {**os.environ, "LD_PRELOAD": f"{library} {preload}".strip()}
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+    return "tcmalloc"
+
+
 def matmul_gflops(threads: int, n: int = 1024, calls: int = 20) -> dict[str, float]:
     """The host's speed as the model sees it: GFLOP/s of an n×n matmul in bf16 and fp32.
 

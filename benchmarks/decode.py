@@ -25,7 +25,7 @@ import torch
 import transformers
 from torch import Tensor
 
-from common import emit, interleaved, machine
+from common import emit, interleaved, machine, with_allocator
 from decode_peers import (
     BOS,
     EOS,
@@ -276,7 +276,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="tiny size, one round")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per run (median)")
     parser.add_argument("--sizes", nargs="+", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument(
+        "--malloc",
+        default="tcmalloc",
+        choices=["tcmalloc", "glibc"],
+        help="allocator of every system (fanyi's CLI runs under tcmalloc where installed)",
+    )
     args = parser.parse_args()
+    malloc = with_allocator(args.malloc)
     sizes, rounds = (["tiny"], 1) if args.quick else (args.sizes, args.rounds)
     logging.getLogger("transformers").setLevel(logging.ERROR)
     transformers.utils.logging.disable_progress_bar()
@@ -290,6 +297,7 @@ def main() -> None:
         "new_tokens": NEW_TOKENS,
         "source_tokens": "20-30",
         "rounds": rounds,
+        "malloc": malloc,
     }
     with tempfile.TemporaryDirectory() as workdir:
         for name in sizes:

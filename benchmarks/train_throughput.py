@@ -24,7 +24,7 @@ from pathlib import Path
 import torch
 
 from common import emit, interleaved, machine
-from fanyi.cli.train import TCMALLOC_ENV, tcmalloc_library
+from fanyi.cli.allocator import TCMALLOC_ENV, tcmalloc_library
 from fanyi.config import load_yaml, override
 from fanyi.data import (
     Batch,

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator
 
 from .._version import __version__
+from . import allocator
 
 # One line per command module (fanyi.cli.<name>), in the order `fanyi --help` lists them.
 COMMANDS = [
@@ -53,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; what goes wrong ends in one line on stderr and an exit status:
     2 for a user's error (a file, a flag), 130 for Ctrl-C (even while torch is being imported),
     141 without a word when the reader of stdout has gone (``| head -1``), as Unix tools do."""
+    heavy = sys.argv[1:2] and sys.argv[1] in allocator.COMMANDS
+    if argv is None and heavy and sys.platform.startswith("linux"):
+        allocator.reexec_with_tcmalloc()  # as a program only, never inside a caller's process
     argv = sys.argv[1:] if argv is None else argv
     command = "fanyi"
     try:

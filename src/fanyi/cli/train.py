@@ -1,16 +1,11 @@
 """``fanyi train --config train.yaml [--key value ...] [--resume DIR]``: train a model.
 
-On Linux, ``fanyi train`` re-executes itself with tcmalloc preloaded when Debian's
-``libtcmalloc-minimal4`` is installed: glibc malloc spent a fifth of a CPU step page-faulting
-large buffers in the kernel, and tcmalloc made steps 13–31% faster (docs/training.md). Set
-``FANYI_TCMALLOC=0`` to keep glibc malloc.
+It runs under tcmalloc where the system has it (``allocator.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes.util
-import os
 import sys
 from pathlib import Path
 
@@ -19,25 +14,6 @@ from .. import runtime
 from ..model_dir import INDEX_FILE, read_checkpoint, resolve
 from ..train import TrainConfig, train
 from ..train.state import saved_train_config
-
-TCMALLOC_ENV = "FANYI_TCMALLOC"
-
-
-def tcmalloc_library() -> str | None:
-    """The tcmalloc shared library's name if the system has it (``libtcmalloc_minimal.so.4``)."""
-    return ctypes.util.find_library("tcmalloc_minimal") or ctypes.util.find_library("tcmalloc")
-
-
-def reexec_with_tcmalloc() -> None:
-    """Replace this process by itself with tcmalloc preloaded, unless opted out or present."""
-    preload = os.environ.get("LD_PRELOAD", "")
-    library = tcmalloc_library()
-    if os.environ.get(TCMALLOC_ENV, "1") == "0" or "tcmalloc" in preload or library is None:
-        return
-    env = {**os.environ, "LD_PRELOAD": f"{library} {preload}".strip(), TCMALLOC_ENV: "1"}
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "fanyi", *sys.argv[1:]], env)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -61,8 +37,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if sys.platform.startswith("linux"):
-        reexec_with_tcmalloc()
     if args.resume is not None and args.config is None:
         saved = saved_train_config(read_checkpoint(resolve(args.resume, "last"), "last"))
         cfg = config_io.override(saved, _given(args))

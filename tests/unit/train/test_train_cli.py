@@ -1,12 +1,10 @@
 """The plot command (``fanyi plot RUN`` = ``fanyi plot curves RUN``) and tcmalloc re-execution."""
 
 import json
-import sys
 
 import pytest
 
 from fanyi.cli import main
-from fanyi.cli import train as train_cli
 
 
 def _run_dir(tmp_path):
@@ -30,22 +28,3 @@ def test_plot_draws_the_curves_with_or_without_the_kind(tmp_path, words, capsys)
 def test_plot_of_a_directory_without_a_log_is_a_clear_error(tmp_path, capsys):
     assert main(["plot", str(tmp_path)]) == 2
     assert "log.jsonl not found" in capsys.readouterr().err
-
-
-def test_train_reexecs_with_tcmalloc_unless_opted_out(monkeypatch):
-    calls = []
-    monkeypatch.setattr(train_cli, "tcmalloc_library", lambda: "libtcmalloc_minimal.so.4")
-    monkeypatch.setattr(train_cli.os, "execve", lambda *args: calls.append(args))
-    monkeypatch.setattr(sys, "argv", ["fanyi", "train", "--max-steps", "3"])
-    monkeypatch.delenv("LD_PRELOAD", raising=False)
-    monkeypatch.delenv(train_cli.TCMALLOC_ENV, raising=False)
-    train_cli.reexec_with_tcmalloc()
-    ((_, argv, env),) = calls
-    assert argv[1:] == ["-m", "fanyi", "train", "--max-steps", "3"]
-    assert env["LD_PRELOAD"] == "libtcmalloc_minimal.so.4"
-    monkeypatch.setenv("LD_PRELOAD", env["LD_PRELOAD"])  # the re-executed process: already loaded
-    train_cli.reexec_with_tcmalloc()
-    monkeypatch.delenv("LD_PRELOAD")
-    monkeypatch.setenv(train_cli.TCMALLOC_ENV, "0")
-    train_cli.reexec_with_tcmalloc()
-    assert len(calls) == 1

@@ -1,0 +1,47 @@
+"""The heavy commands re-execute themselves under tcmalloc, as programs only."""
+
+import sys
+
+import pytest
+
+from fanyi import cli
+from fanyi.cli import allocator
+
+
+@pytest.fixture
+def execs(monkeypatch):
+    calls = []
+    monkeypatch.setattr(allocator, "tcmalloc_library", lambda: "libtcmalloc_minimal.so.4")
+    monkeypatch.setattr(allocator.os, "execve", lambda *args: calls.append(args))
+    monkeypatch.delenv("LD_PRELOAD", raising=False)
+    monkeypatch.delenv(allocator.TCMALLOC_ENV, raising=False)
+    return calls
+
+
+def test_reexec_preloads_tcmalloc_once_unless_opted_out(monkeypatch, execs):
+    monkeypatch.setattr(sys, "argv", ["fanyi", "train", "--max-steps", "3"])
+    allocator.reexec_with_tcmalloc()
+    ((_, argv, env),) = execs
+    assert argv[1:] == ["-m", "fanyi", "train", "--max-steps", "3"]
+    assert env["LD_PRELOAD"] == "libtcmalloc_minimal.so.4"
+    monkeypatch.setenv("LD_PRELOAD", env["LD_PRELOAD"])  # the re-executed process: already loaded
+    allocator.reexec_with_tcmalloc()
+    monkeypatch.delenv("LD_PRELOAD")
+    monkeypatch.setenv(allocator.TCMALLOC_ENV, "0")
+    allocator.reexec_with_tcmalloc()
+    assert len(execs) == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tcmalloc is preloaded on Linux")
+@pytest.mark.parametrize("command", ["translate", "evaluate", "serve", "train"])
+def test_the_program_reexecs_for_heavy_commands_and_a_caller_never(monkeypatch, execs, command):
+    monkeypatch.setattr(sys, "argv", ["fanyi", command, "--help"])
+    with pytest.raises(SystemExit):  # execve is stubbed, so --help then runs here
+        cli.main()
+    assert len(execs) == 1
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])  # called from Python: this process is the caller's
+    monkeypatch.setattr(sys, "argv", ["fanyi", "plot", "--help"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert len(execs) == 1
