@@ -5,7 +5,8 @@ A batch of 32 sources of 20-30 tokens; every system generates 30 tokens per sour
 suppressed until then), greedy and beam 4, with one thread, and with the best use of two cores
 each system offers: two intra-op threads, or two single-thread workers on half-batches. The
 Marian and CTranslate2 models are first checked to give fanyi's log-probabilities. Runs are
-interleaved so machine noise hits all alike. Ends with one JSON line.
+interleaved so machine noise hits all alike; all run under tcmalloc where installed (as ``fanyi
+translate`` does; ``--malloc glibc`` for glibc's). Ends with one JSON line.
 
     python benchmarks/decode.py            # tiny and base-small, about 10 minutes
     python benchmarks/decode.py --quick    # tiny only, one round

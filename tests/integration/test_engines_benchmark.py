@@ -29,3 +29,22 @@ def test_engines_benchmark_reports_each_engine(tmp_path):
     quality = result["quality"]
     assert quality["fanyi-fp32"]["bleu"] == 100.0  # the references are its own beam-5 translations
     assert quality["ct2-float32"]["same_as_fanyi"] == 10
+
+
+def test_end_to_end_benchmark_times_each_command(tmp_path):
+    """benchmarks/end_to_end.py: fanyi translate and the plain CTranslate2 script as commands."""
+    rows = [line.split("\t") for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:8]
+    (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s, _ in rows), encoding="utf-8")
+    (tmp_path / "ref.en").write_text("".join(f"{t}\n" for _, t in rows), encoding="utf-8")
+    done = run_benchmark(
+        "end_to_end.py", "--src", str(tmp_path / "src.zh"), "--ref", str(tmp_path / "ref.en"),
+        "--sizes", "4", "8", "--cores", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    systems = {"fanyi auto", "fanyi int8", "CT2 float32", "CT2 int8"}
+    assert set(result["sentences_per_s"]["4"]["1"]) == systems
+    assert set(result["sentences_per_s"]["8"]) == {f"{name} (1)" for name in systems}
+    quality = result["quality"]
+    assert quality["fanyi auto"]["bleu"] > 60  # the references are fanyi's fp32 translations
+    assert all(q["bleu"] > 20 for q in quality.values())  # every command translated its lines
