@@ -3,7 +3,9 @@
 Beam search ranks hypotheses by log P(Y|X) / lp(Y); a larger α favours longer outputs. A model
 whose translations come out short (BLEU's brevity penalty below 1) gains from a larger α, up to
 the point where precision falls. Each α is scored into every language the model translates into,
-and the α of the best mean BLEU wins (the first one given, on a tie). ``fanyi tune --write``
+and the α of the best mean BLEU wins (the first one given, on a tie); or, per target language,
+the α of its best BLEU among those whose outputs are long enough (``best_per_target``), which
+``length_penalty_by_target`` then holds. ``fanyi tune --write``
 stores it in the ``decode`` section of the model's ``config.yaml``, where ``Translator.load``
 finds its defaults (GNMT, Wu et al. 2016, §7). Tune on dev only: the test split stays unseen.
 
@@ -54,7 +56,9 @@ def tune_length_penalty(
     base, trials = translator.config, []
     try:
         for alpha in alphas:
-            translator.config = dataclasses.replace(base, length_penalty=alpha)
+            translator.config = dataclasses.replace(
+                base, length_penalty=alpha, length_penalty_by_target={}
+            )
             trials.append(Trial(alpha, _scores(translator, test_sets)))
     finally:
         translator.config = base
@@ -109,3 +113,14 @@ def _scores(translator: Translator, test_sets: list[SplitPairs]) -> dict[str, Sc
 def best_trial(trials: Sequence[Trial]) -> Trial:
     """The trial of the highest mean BLEU (the earliest of equals)."""
     return max(trials, key=lambda trial: trial.mean_bleu)
+
+
+def best_per_target(trials: Sequence[Trial], min_length_ratio: float = 0.0) -> dict[str, float]:
+    """Per target language, the α of the highest BLEU among the trials whose length ratio
+    (output / reference) reaches ``min_length_ratio`` there; among all, where none does."""
+    chosen = {}
+    for lang in trials[0].scores:
+        long_enough = [t for t in trials if t.scores[lang].length_ratio >= min_length_ratio]
+        best = max(long_enough or trials, key=lambda t: t.scores[lang].bleu)
+        chosen[lang] = best.length_penalty
+    return chosen

@@ -14,7 +14,15 @@ from fanyi.cli.translate import load_translator
 from fanyi.data.manifest import read_pairs
 from fanyi.decode import DecodeConfig
 from fanyi.evaluate import Scores, evaluate
-from fanyi.tune import DtypeTrial, allowed_dtypes, best_trial, tune_dtypes, tune_length_penalty
+from fanyi.tune import (
+    DtypeTrial,
+    Trial,
+    allowed_dtypes,
+    best_per_target,
+    best_trial,
+    tune_dtypes,
+    tune_length_penalty,
+)
 from tiny_translator import tiny_model_dir
 
 
@@ -119,3 +127,37 @@ def test_tune_dtypes_scores_each_dtype_as_evaluate_does_and_writes_the_allowed(
     assert Translator.load(model).config.auto_dtypes == report["auto_dtypes"]
     with pytest.raises(ValueError, match="fp32 translator"):
         tune_dtypes(Translator.load(model, dtype="int8"), data)
+
+
+def test_per_target_the_best_alpha_among_those_long_enough():
+    def trial(alpha, en, zh):  # (BLEU, length ratio) into each language
+        scores = {to: Scores(b, 0, "", "", 1, r, []) for to, (b, r) in (("en", en), ("zh", zh))}
+        return Trial(alpha, scores)
+
+    trials = [trial(1, (30.0, 0.93), (33.0, 0.93)), trial(3, (30.5, 0.96), (32.9, 0.95))]
+    trials.append(trial(5, (30.2, 0.99), (32.5, 0.97)))
+    assert best_per_target(trials) == {"en": 3, "zh": 1}
+    assert best_per_target(trials, min_length_ratio=0.96) == {"en": 3, "zh": 5}
+    assert best_per_target(trials, min_length_ratio=1.5) == {"en": 3, "zh": 1}  # none: all
+
+
+def test_an_alpha_per_target_decodes_each_language_with_its_own(trained, model, capsys):
+    """``length_penalty_by_target``: written by tune --per-target; translations into zh use its α
+    and into en the model's, in one call; an α given alone (a flag) applies to both."""
+    args = ["tune", "-m", str(model), "--data", str(data_of(trained)), "--beam", "3"]
+    assert main([*args, "--alphas", "0,6", "--per-target", "--write", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.splitlines()[-1])
+    sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
+    assert sections["decode"]["length_penalty_by_target"] == report["by_target"]
+    by_target = {"zh": 6.0, "en": 0.0}
+    texts = [p for to in ("zh", "en") for p in read_pairs(data_of(trained), "dev", to).sources[:8]]
+    langs = ["zh"] * 8 + ["en"] * 8
+    mixed = Translator.load(model, beam=3, length_penalty=0.0, length_penalty_by_target=by_target)
+    got = [r.candidates[0].score for r in mixed.translations(texts, n_best=1)]
+    for lang, alpha in by_target.items():
+        alone = Translator.load(model, beam=3, length_penalty=alpha, length_penalty_by_target={})
+        rows = [i for i, t in enumerate(langs) if t == lang]
+        expected = alone.translations([texts[i] for i in rows], to=lang)
+        assert [got[i] for i in rows] == [r.candidates[0].score for r in expected]
+    flag = Translator.load(model, beam=3, length_penalty=2.0)  # over the model's per-target αs
+    assert flag.config.length_penalty_by_target == {}

@@ -1,6 +1,7 @@
 """``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--dtypes] [--write]``: choose
 the length penalty α on the dev split, print each α's BLEU, brevity penalty and length ratio per
-direction, and with ``--write`` store the best α in the model's ``config.yaml`` (section
+direction (``--per-target``: also the best α into each language, among those whose output is
+long enough), and with ``--write`` store the best α in the model's ``config.yaml`` (section
 ``decode``), where ``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their
 defaults from. ``--dtypes`` then scores fp32, bf16 and int8 with that α and stores the dtypes
 within 0.3 BLEU of fp32 in every direction as ``auto_dtypes``: those ``--dtype auto`` (the
@@ -15,7 +16,15 @@ import dataclasses
 import json
 
 from ..model_dir import write_decode_defaults
-from ..tune import DtypeTrial, Trial, allowed_dtypes, best_trial, tune_dtypes, tune_length_penalty
+from ..tune import (
+    DtypeTrial,
+    Trial,
+    allowed_dtypes,
+    best_per_target,
+    best_trial,
+    tune_dtypes,
+    tune_length_penalty,
+)
 from .translate import add_model_arguments, load_translator
 
 
@@ -34,6 +43,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=_alphas,
         default=[0.6, 1.0, 1.4, 2.0],
         help="length penalties to try, comma-separated (default 0.6,1.0,1.4,2.0)",
+    )
+    parser.add_argument(
+        "--per-target",
+        action="store_true",
+        help="also choose α per target language (decode.length_penalty_by_target)",
+    )
+    parser.add_argument(
+        "--min-length-ratio",
+        type=float,
+        default=0.0,
+        help="with --per-target: the best α among those whose output/reference length reaches "
+        "this (e.g. 0.96)",
     )
     parser.add_argument(
         "--dtypes", action="store_true", help="also keep the dtypes within 0.3 BLEU of fp32"
@@ -56,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"best α = {best.length_penalty:g} (mean BLEU {best.mean_bleu:.2f} on {args.split})")
     chosen: dict = {"length_penalty": best.length_penalty}
     result = {"split": args.split, "best": best.length_penalty, "trials": _json(trials)}
+    if args.per_target:
+        by_target = best_per_target(trials, args.min_length_ratio)
+        chosen["length_penalty_by_target"] = result["by_target"] = by_target
+        print("best α per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
     if args.dtypes:
         translator.config = dataclasses.replace(translator.config, **chosen)
         dtype_trials = tune_dtypes(translator, args.data, split=args.split, targets=targets)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,6 +27,8 @@ class DecodeConfig:
     beam: int = 5  # 1 = greedy
     n_best: int = 1  # hypotheses returned per source (≤ beam; samples per source when sampling)
     length_penalty: float = 0.6  # GNMT α; 0 ranks by log-probability alone
+    # α for translations into a language ({zh: 4}), over length_penalty (fanyi tune --per-target)
+    length_penalty_by_target: dict[str, float] = field(default_factory=dict)
     max_len_a: float = 1.5
     max_len_b: int = 10
     min_len: int = 0
@@ -56,6 +59,19 @@ class DecodeConfig:
             raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
+
+
+def for_target(config: DecodeConfig, lang: str) -> DecodeConfig:
+    """``config`` for translations into ``lang``: its α from ``length_penalty_by_target``."""
+    alpha = config.length_penalty_by_target.get(lang, config.length_penalty)
+    return dataclasses.replace(config, length_penalty=alpha, length_penalty_by_target={})
+
+
+def with_options(config: DecodeConfig, options: dict) -> DecodeConfig:
+    """``config`` overridden by ``options``; an α given alone applies into every language."""
+    if "length_penalty" in options and "length_penalty_by_target" not in options:
+        options = {**options, "length_penalty_by_target": {}}
+    return config_io.override(config, options)
 
 
 def model_decode_config(checkpoint: Checkpoint) -> DecodeConfig:

@@ -21,9 +21,8 @@ from typing import Any
 
 import torch
 
-from .. import config as config_io
 from ..model_dir import CONFIG_FILE, read_config
-from .config import DecodeConfig, model_decode_config
+from .config import DecodeConfig, model_decode_config, with_options
 from .hypothesis import Hypothesis, StepHook, finish
 from .translator import AttentionMaps, Translator, token_batches
 
@@ -80,7 +79,7 @@ class CTranslate2Translator(Translator):
             config = (
                 model_decode_config(read_config(exported.parent)) if exported.is_file() else None
             )
-        config = config_io.override(config or DecodeConfig(), options)
+        config = with_options(config or DecodeConfig(), options)
         if config.sampling:
             raise ValueError("sampling runs on the fanyi engine only")
         return cls(model_dir, config, batch_tokens, device)

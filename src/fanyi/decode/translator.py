@@ -18,13 +18,12 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
-from .. import config as config_io
 from ..data import Vocab
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
 from ..model import Transformer
 from ..model_dir import MODEL_FILE, Checkpoint, load_model
-from .config import DecodeConfig, model_decode_config
+from .config import DecodeConfig, for_target, model_decode_config, with_options
 from .dtype import prepare_model, resolved
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .search import decode
@@ -136,7 +135,7 @@ class Translator:
         the model's own, :func:`model_decode_config`) with ``options`` (any DecodeConfig key:
         beam, dtype, …, as values or as the strings of flags) on top."""
         model, checkpoint = load_model(resolve_model_dir(model_dir), device=device)
-        config = config_io.override(config or model_decode_config(checkpoint), options)
+        config = with_options(config or model_decode_config(checkpoint), options)
         return cls(model, checkpoint, config, batch_tokens)
 
     @property
@@ -246,7 +245,8 @@ class Translator:
             for text, lang in zip(texts, targets, strict=True)
         ]
         flat = [ids for text in sources for ids in text]
-        hypotheses = iter(self._decode(flat, config, between_steps))
+        langs = [lang for lang, text in zip(targets, sources, strict=True) for _ in text]
+        hypotheses = iter(self._decode_by_target(flat, langs, config, between_steps))
         results = [
             self._translation(text, lang, ids, [next(hypotheses) for _ in ids])
             for text, lang, ids in zip(texts, targets, sources, strict=True)
@@ -260,6 +260,26 @@ class Translator:
         if unicode_problem(text):
             return []
         return [self.source_ids(s, to) for s in self.sentences(text, to, split)]
+
+    def _decode_by_target(
+        self,
+        sources: list[list[int]],
+        targets: list[str],
+        config: DecodeConfig,
+        between_steps: StepHook,
+    ) -> list[list[Hypothesis]]:
+        """Decode all together, or each target language apart where its α differs."""
+        if not config.length_penalty_by_target:
+            return self._decode(sources, config, between_steps)
+        results: list[list[Hypothesis]] = [[] for _ in sources]
+        for lang in sorted(set(targets)):
+            rows = [i for i, t in enumerate(targets) if t == lang]
+            found = self._decode(
+                [sources[i] for i in rows], for_target(config, lang), between_steps
+            )
+            for i, hypotheses in zip(rows, found, strict=True):
+                results[i] = hypotheses
+        return results
 
     def _decode(
         self, sources: list[list[int]], config: DecodeConfig, between_steps: StepHook
