@@ -150,6 +150,7 @@ def test_every_decode_config_key_is_a_flag(command):
         "beam": "3",
         "n_best": "2",
         "length_penalty": "1.0",
+        "length_penalty_by_target": "{zh: 4, en: 2.5}",
         "max_len_a": "0.5",
         "max_len_b": "4",
         "min_len": "1",
@@ -172,7 +173,8 @@ def test_every_decode_config_key_is_a_flag(command):
         DecodeConfig, build_parser(command).parse_args([command, *flags, *extra])
     )
     assert config == DecodeConfig(
-        beam=3, n_best=2, length_penalty=1.0, max_len_a=0.5, max_len_b=4, min_len=1,
+        beam=3, n_best=2, length_penalty=1.0, length_penalty_by_target={"zh": 4.0, "en": 2.5},
+        max_len_a=0.5, max_len_b=4, min_len=1,
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",
         auto_dtypes=["fp32", "int8"], workers=2, split_sentences=False, long_input="error",
         attention=True,

@@ -57,6 +57,11 @@ class DecodeConfig:
             raise ValueError(f"dtype must be auto, fp32, bf16 or int8, not {self.dtype!r}")
         if not set(self.auto_dtypes) <= {"fp32", "bf16", "int8"}:
             raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
+        alphas = self.length_penalty_by_target.values()
+        if not all(isinstance(a, int | float) and not isinstance(a, bool) for a in alphas):
+            raise ValueError(
+                f"length_penalty_by_target needs numbers: {self.length_penalty_by_target}"
+            )
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
 
