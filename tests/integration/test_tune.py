@@ -161,5 +161,7 @@ def test_an_alpha_per_target_decodes_each_language_with_its_own(trained, model, 
         assert [got[i] for i in rows] == [r.candidates[0].score for r in expected]
     flag = Translator.load(model, beam=3, length_penalty=2.0)  # over the model's per-target αs
     assert flag.config.length_penalty_by_target == {}
+    assert main([*args, "--alphas", "1.5", "--write"]) == 0  # one α for all clears the others
+    assert Translator.load(model).config.length_penalty_by_target == {}
     with pytest.raises(ValueError, match="length_penalty_by_target needs numbers"):
         Translator.load(model, length_penalty_by_target="{zh: long}")

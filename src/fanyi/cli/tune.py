@@ -81,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         by_target = best_per_target(trials, args.min_length_ratio)
         chosen["length_penalty_by_target"] = result["by_target"] = by_target
         print("best α per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
+    elif translator.config.length_penalty_by_target:  # the model's would rule over the new α
+        chosen["length_penalty_by_target"] = {}
     if args.dtypes:
         translator.config = dataclasses.replace(translator.config, **chosen)
         dtype_trials = tune_dtypes(translator, args.data, split=args.split, targets=targets)
