@@ -12,10 +12,15 @@ pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model 
 GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
 
 
-def test_engines_benchmark_reports_each_engine(tmp_path):
-    rows = [line.split("\t") for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:10]
+def golden_files(tmp_path, n):
+    """The first ``n`` golden sources and their translations as tmp_path/src.zh and ref.en."""
+    rows = [line.split("\t") for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:n]
     (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s, _ in rows), encoding="utf-8")
     (tmp_path / "ref.en").write_text("".join(f"{t}\n" for _, t in rows), encoding="utf-8")
+
+
+def test_engines_benchmark_reports_each_engine(tmp_path):
+    golden_files(tmp_path, 10)
     done = run_benchmark(
         "engines.py", "--src", str(tmp_path / "src.zh"), "--ref", str(tmp_path / "ref.en"),
         "--threads", "1",
@@ -33,9 +38,7 @@ def test_engines_benchmark_reports_each_engine(tmp_path):
 
 def test_end_to_end_benchmark_times_each_command(tmp_path):
     """benchmarks/end_to_end.py: fanyi translate and the plain CTranslate2 script as commands."""
-    rows = [line.split("\t") for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:8]
-    (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s, _ in rows), encoding="utf-8")
-    (tmp_path / "ref.en").write_text("".join(f"{t}\n" for _, t in rows), encoding="utf-8")
+    golden_files(tmp_path, 8)
     done = run_benchmark(
         "end_to_end.py", "--src", str(tmp_path / "src.zh"), "--ref", str(tmp_path / "ref.en"),
         "--sizes", "4", "8", "--cores", "1",
