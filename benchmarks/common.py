@@ -37,16 +37,11 @@ def machine() -> dict:
 def with_allocator(malloc: str) -> str:
     """Re-execute this script under ``malloc`` (``tcmalloc``, as ``fanyi translate`` runs where the
     system has it, or ``glibc``) unless it already is; returns the allocator in use."""
-    from fanyi.cli.allocator import tcmalloc_library
+    from fanyi.cli.allocator import reexec_with_tcmalloc
 
-    library, preload = tcmalloc_library(), os.environ.get("LD_PRELOAD", "")
-    if malloc == "glibc" or library is None:
-        return "tcmalloc" if "tcmalloc" in preload else "glibc"
-    if "tcmalloc" not in preload:
-        env = {**os.environ, "LD_PRELOAD": f"{library} {preload}".strip()}
-        sys.stdout.flush()
-        os.execve(sys.executable, [sys.executable, *sys.argv], env)
-    return "tcmalloc"
+    if malloc == "tcmalloc":
+        reexec_with_tcmalloc([sys.executable, *sys.argv])
+    return "tcmalloc" if "tcmalloc" in os.environ.get("LD_PRELOAD", "") else "glibc"
 
 
 def matmul_gflops(threads: int, n: int = 1024, calls: int = 20) -> dict[str, float]:

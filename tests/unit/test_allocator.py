@@ -45,3 +45,10 @@ def test_the_program_reexecs_for_heavy_commands_and_a_caller_never(monkeypatch, 
     with pytest.raises(SystemExit):
         cli.main()
     assert len(execs) == 1
+
+
+def test_a_script_reexecs_with_its_own_command_line(monkeypatch, execs):
+    allocator.reexec_with_tcmalloc(["python", "benchmarks/decode.py", "--quick"])
+    ((_, argv, env),) = execs
+    assert argv == ["python", "benchmarks/decode.py", "--quick"]
+    assert env["LD_PRELOAD"] == "libtcmalloc_minimal.so.4"

@@ -4,7 +4,7 @@ On Linux, ``fanyi train``, ``translate``, ``evaluate``, ``tune``, ``distill`` an
 re-execute themselves with tcmalloc preloaded when Debian's ``libtcmalloc-minimal4`` is
 installed. glibc malloc returns large buffers to the kernel and page-faults them back: it spent a
 fifth of a CPU training step doing so (tcmalloc: steps 13–31% faster, docs/training.md), and
-decoding allocates a vocabulary-sized array every step (tcmalloc: 4–12% faster,
+decoding allocates a vocabulary-sized array every step (tcmalloc: 4–13% faster,
 docs/decoding.md). Set ``FANYI_TCMALLOC=0`` to keep glibc malloc.
 """
 
@@ -23,8 +23,9 @@ def tcmalloc_library() -> str | None:
     return ctypes.util.find_library("tcmalloc_minimal") or ctypes.util.find_library("tcmalloc")
 
 
-def reexec_with_tcmalloc() -> None:
-    """Replace this process by itself with tcmalloc preloaded, unless opted out or present."""
+def reexec_with_tcmalloc(argv: list[str] | None = None) -> None:
+    """Replace this process by itself (or by ``argv``: a script's own command line) with tcmalloc
+    preloaded, unless opted out or present."""
     preload = os.environ.get("LD_PRELOAD", "")
     library = tcmalloc_library()
     if os.environ.get(TCMALLOC_ENV, "1") == "0" or "tcmalloc" in preload or library is None:
@@ -32,4 +33,5 @@ def reexec_with_tcmalloc() -> None:
     env = {**os.environ, "LD_PRELOAD": f"{library} {preload}".strip(), TCMALLOC_ENV: "1"}
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "fanyi", *sys.argv[1:]], env)
+    argv = argv or [sys.executable, "-m", "fanyi", *sys.argv[1:]]
+    os.execve(sys.executable, argv, env)
