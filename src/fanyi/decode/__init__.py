@@ -3,6 +3,7 @@
 config.py      DecodeConfig: beam, n-best, length penalty, limits, sampling, dtype, workers
 search.py      decode (the entry point), greedy decoding, sampling, greedy_search for validation
 beam.py        batched beam search with GNMT length penalty and n-best lists
+top_k.py       the k best tokens of each row of scores, found block by block (fast on a CPU)
 hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty,
                the step hook and Cancelled
 quantize.py    bf16 and int8 copies of a model for faster CPU decoding

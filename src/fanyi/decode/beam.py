@@ -29,6 +29,7 @@ from .hypothesis import (
     step_log_probs,
     target_limits,
 )
+from .top_k import top_k
 
 
 @dataclass
@@ -66,11 +67,12 @@ def start_beams(
 def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
     """The 2k best extensions per source of all its beams (log_probs: n·k x V)."""
     n, k = beams.scores.shape
-    vocab = log_probs.size(-1)
-    total = beams.scores[:, :, None] + log_probs.view(n, k, vocab)  # n x k x V
-    scores, flat = total.view(n, k * vocab).topk(min(2 * k, k * vocab), dim=1)  # n x 2k
-    row = torch.div(flat, vocab, rounding_mode="floor") + torch.arange(n)[:, None] * k
-    return _Candidates(scores, row, flat % vocab)
+    m = min(2 * k, log_probs.size(-1))  # the 2k best of a source are among its beams' 2k best
+    best, token = top_k(log_probs, m)  # n·k x m
+    total = (beams.scores.view(n * k, 1) + best).view(n, k * m)
+    scores, flat = total.topk(min(2 * k, k * m), dim=1)  # n x 2k
+    row = torch.div(flat, m, rounding_mode="floor") + torch.arange(n)[:, None] * k
+    return _Candidates(scores, row, token.view(n, k * m).gather(1, flat))
 
 
 def set_aside(

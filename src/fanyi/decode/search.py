@@ -31,6 +31,7 @@ from .hypothesis import (
 )
 from .long_input import check_lengths, join_pieces, split_long_sources
 from .parallel import in_parallel
+from .top_k import top_k
 
 Pick = Callable[[Tensor], Tensor]  # log-probabilities b x V → next tokens b
 
@@ -106,7 +107,7 @@ def single_path_search(
 
 def greedy_pick(log_probs: Tensor) -> Tensor:
     """The most probable next token of each row."""
-    return log_probs.argmax(dim=-1)
+    return top_k(log_probs, 1)[1][:, 0]
 
 
 def sampler(config: DecodeConfig, generator: torch.Generator | None) -> Pick:
