@@ -9,6 +9,9 @@ the α of its best BLEU among those whose outputs are long enough (``best_per_ta
 stores it in the ``decode`` section of the model's ``config.yaml``, where ``Translator.load``
 finds its defaults (GNMT, Wu et al. 2016, §7). Tune on dev only: the test split stays unseen.
 
+A bidirectional model may also rerank its beam by how well each hypothesis translates back
+(``rerank_backward``, decode/rerank.py); ``tune_rerank`` scores each weight λ with the chosen α.
+
 bf16 and int8 decode faster on some CPUs and may cost BLEU; ``tune_dtypes`` scores each with the
 chosen α, and the dtypes within ``TOLERANCE`` BLEU of fp32 in every direction become the model's
 ``auto_dtypes``: the ones ``dtype: auto`` may pick (``fanyi.decode.dtype``).
@@ -31,10 +34,11 @@ TOLERANCE = 0.3  # BLEU a faster dtype may lose against fp32, in every direction
 
 @dataclass
 class Trial:
-    """The scores of one length penalty, per target language."""
+    """The scores of one length penalty (and reranking weight λ), per target language."""
 
     length_penalty: float
     scores: dict[str, Scores]
+    rerank_backward: float = 0.0
 
     @property
     def mean_bleu(self) -> float:
@@ -60,6 +64,26 @@ def tune_length_penalty(
                 base, length_penalty=alpha, length_penalty_by_target={}
             )
             trials.append(Trial(alpha, _scores(translator, test_sets)))
+    finally:
+        translator.config = base
+    return trials
+
+
+def tune_rerank(
+    translator: Translator,
+    data_dir: str | Path,
+    weights: Sequence[float],
+    split: str = "dev",
+    targets: Sequence[str] | None = None,
+) -> list[Trial]:
+    """Score ``translator`` (with its α) reranking by the backward score with each weight λ in
+    ``weights`` (0: the beam's own order; decode/rerank.py), into each of ``targets``."""
+    test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
+    base, trials = translator.config, []
+    try:
+        for weight in weights:
+            translator.config = dataclasses.replace(base, rerank_backward=weight)
+            trials.append(Trial(base.length_penalty, _scores(translator, test_sets), weight))
     finally:
         translator.config = base
     return trials

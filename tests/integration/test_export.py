@@ -74,6 +74,21 @@ def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
         assert max(abs(a - b) for a, b in log_probs) < 1e-3
 
 
+def test_ctranslate2_reranks_as_fanyi(exported, sentences):
+    """Reranking needs log P(y | x) of given pairs: CTranslate2's score_batch gives fanyi's (the
+    log-probabilities fanyi's beam kept for its own translations), and both rerank alike."""
+    fanyi = Translator.load(dtype="fp32", rerank_backward=0.5)
+    ctranslate2 = CTranslate2Translator.load(exported["float32"], rerank_backward=0.5)
+    texts = [s for s, lang in sentences if lang == "en"][:30]
+    best = [r.candidates[0] for r in fanyi.translations(texts, to="en", beam=1)]
+    sources = [fanyi.source_ids(t, "en") for t in texts]
+    targets = [[fanyi.tgt_vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in best]
+    theirs = ctranslate2._log_likelihoods(sources, targets)
+    assert theirs == pytest.approx(fanyi._log_likelihoods(sources, targets), abs=1e-3)
+    assert theirs == pytest.approx([c.log_prob for c in best], abs=1e-3)
+    assert ctranslate2.translate(texts, to="en") == fanyi.translate(texts, to="en")
+
+
 def test_ctranslate2_int8_stays_close(exported, sentences):
     texts = [s for s, _ in sentences]
     reference = CTranslate2Translator.load(exported["float32"]).translate(texts)

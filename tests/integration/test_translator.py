@@ -1,5 +1,7 @@
 """The Python API on a tiny trained model: text in, text out, as the training data was cleaned."""
 
+import dataclasses
+
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
@@ -143,3 +145,32 @@ def test_any_strings_give_one_translation_each(translator, texts):
         surrogates = any(0xD800 <= ord(c) <= 0xDFFF for c in result.source)
         assert (result.error is not None) == surrogates
         assert isinstance(result.text, str) and result.candidates
+
+
+def test_reranking_picks_the_beam_hypothesis_that_translates_back_best(model_dir):
+    """With a large λ the backward score decides: the best of the beam's hypotheses by
+    log P(source | hypothesis), which the model computes translating each one back."""
+    texts = ["我们走吧。", "Tom is here."]
+    plain = Translator.load(model_dir, beam=4)
+    reranking = Translator.load(model_dir, beam=4, rerank_backward=1e6)
+    for text, to, back in ((texts[0], "en", "zh"), (texts[1], "zh", "en")):
+        beam = plain.translations([text], to=to, n_best=4)[0].candidates
+        source = plain.source_ids(text, to)[1:-1]  # no tag, no EOS
+        tag = plain.source_ids("", back)[:-1]
+        hypotheses = [[plain.tgt_vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in beam]
+        backward = plain._log_likelihoods([[*tag, *h, 3] for h in hypotheses], [source] * 4)
+        best = max(range(4), key=backward.__getitem__)
+        (chosen,) = reranking.translations([text], to=to)[0].candidates
+        assert chosen.text == beam[best].text
+        assert len(reranking.translations([text], to=to, n_best=3)[0].candidates) == 3
+    assert Translator.load(model_dir, beam=4, rerank_backward=0).translate(
+        texts
+    ) == plain.translate(texts)
+
+
+def test_reranking_needs_a_model_that_translates_both_ways(model_dir, monkeypatch):
+    translator = Translator.load(model_dir, rerank_backward=0.5)
+    one_way = dataclasses.replace(translator.checkpoint.data, bidirectional=False)
+    monkeypatch.setattr(translator.checkpoint, "data", one_way)
+    with pytest.raises(ValueError, match="both ways"):
+        translator.translate(["我们走吧。"], to="en")

@@ -165,3 +165,21 @@ def test_an_alpha_per_target_decodes_each_language_with_its_own(trained, model, 
     assert Translator.load(model).config.length_penalty_by_target == {}
     with pytest.raises(ValueError, match="length_penalty_by_target needs numbers"):
         Translator.load(model, length_penalty_by_target="{zh: long}")
+
+
+def test_tune_rerank_scores_each_weight_as_evaluate_does_and_writes_the_best(
+    trained, model, capsys
+):
+    data = data_of(trained)
+    args = ["tune", "-m", str(model), "--data", str(data), "--beam", "3", "--alphas", "1"]
+    assert main([*args, "--rerank-weights", "0,2", "--write", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    report = json.loads(out[-1])
+    reranked = [line for line in out if "λ=2" in line]
+    assert len(reranked) == 1  # λ 0 prints as the plain α row
+    pairs = read_pairs(data, "dev", "zh")
+    alone = Translator.load(trained, beam=3, length_penalty=1.0, rerank_backward=2.0)
+    bleu = evaluate(alone, pairs.sources, [pairs.references], "zh")[1].bleu
+    assert f"→zh BLEU {bleu:5.2f}" in reranked[0]
+    assert report["rerank_backward"] in (0.0, 2.0)
+    assert Translator.load(model).config.rerank_backward == report["rerank_backward"]

@@ -3,7 +3,8 @@ the length penalty α on the dev split, print each α's BLEU, brevity penalty an
 direction (``--per-target``: also the best α into each language, among those whose output is
 long enough), and with ``--write`` store the best α in the model's ``config.yaml`` (section
 ``decode``), where ``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their
-defaults from. ``--dtypes`` then scores fp32, bf16 and int8 with that α and stores the dtypes
+defaults from. ``--rerank-weights 0,0.3,1`` then scores reranking by the backward score with
+each weight λ (bidirectional models) and keeps the best as ``rerank_backward``. ``--dtypes`` then scores fp32, bf16 and int8 with that α and stores the dtypes
 within 0.3 BLEU of fp32 in every direction as ``auto_dtypes``: those ``--dtype auto`` (the
 default) may pick. Tuning decodes in fp32 unless ``--dtype`` says otherwise, so that its choice
 does not depend on the host.
@@ -15,6 +16,7 @@ import argparse
 import dataclasses
 import json
 
+from ..decode.translator import Translator
 from ..model_dir import write_decode_defaults
 from ..tune import (
     DtypeTrial,
@@ -24,6 +26,7 @@ from ..tune import (
     best_trial,
     tune_dtypes,
     tune_length_penalty,
+    tune_rerank,
 )
 from .translate import add_model_arguments, load_translator
 
@@ -57,6 +60,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "this (e.g. 0.96)",
     )
     parser.add_argument(
+        "--rerank-weights",
+        type=_alphas,
+        default=None,
+        help="reranking weights λ to try with the chosen α, comma-separated (e.g. 0,0.3,1; "
+        "decode.rerank_backward)",
+    )
+    parser.add_argument(
         "--dtypes", action="store_true", help="also keep the dtypes within 0.3 BLEU of fp32"
     )
     parser.add_argument("--write", action="store_true", help="store the choices in the model")
@@ -83,8 +93,11 @@ def run(args: argparse.Namespace) -> int:
         print("best α per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
     elif translator.config.length_penalty_by_target:  # the model's would rule over the new α
         chosen["length_penalty_by_target"] = {}
-    if args.dtypes:
+    translator.config = dataclasses.replace(translator.config, **chosen)
+    if args.rerank_weights is not None:
+        chosen["rerank_backward"] = result["rerank_backward"] = _rerank(translator, args, targets)
         translator.config = dataclasses.replace(translator.config, **chosen)
+    if args.dtypes:
         dtype_trials = tune_dtypes(translator, args.data, split=args.split, targets=targets)
         for dtype_trial in dtype_trials:
             print(_dtype_row(dtype_trial))
@@ -96,6 +109,16 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     return 0
+
+
+def _rerank(translator: Translator, args: argparse.Namespace, targets: list[str] | None) -> float:
+    """The reranking weight λ of the best mean BLEU with the chosen α (each one printed)."""
+    trials = tune_rerank(translator, args.data, args.rerank_weights, args.split, targets)
+    for trial in trials:
+        print(_row(trial))
+    best = best_trial(trials).rerank_backward
+    print(f"best λ = {best:g}")
+    return best
 
 
 def _alphas(text: str) -> list[float]:
@@ -113,7 +136,10 @@ def _row(trial: Trial) -> str:
         f"→{to} BLEU {s.bleu:5.2f} BP {s.bp:.3f} ratio {s.length_ratio:.3f}"
         for to, s in trial.scores.items()
     ]
-    return f"α={trial.length_penalty:<4g} " + " | ".join(cells) + f" | mean {trial.mean_bleu:.2f}"
+    setting = f"α={trial.length_penalty:<4g} " + (
+        f"λ={trial.rerank_backward:<4g} " if trial.rerank_backward else ""
+    )
+    return setting + " | ".join(cells) + f" | mean {trial.mean_bleu:.2f}"
 
 
 def _dtype_row(trial: DtypeTrial) -> str:

@@ -40,7 +40,7 @@ class Batch:
         )
 
 
-def _pad(rows: Sequence[Sequence[int]], pad_id: int) -> torch.Tensor:
+def pad_rows(rows: Sequence[Sequence[int]], pad_id: int) -> torch.Tensor:
     """Right-pad ``rows`` into a (len(rows) x longest) long tensor."""
     out = torch.full((len(rows), max(map(len, rows))), pad_id, dtype=torch.long)
     for i, row in enumerate(rows):
@@ -48,13 +48,25 @@ def _pad(rows: Sequence[Sequence[int]], pad_id: int) -> torch.Tensor:
     return out
 
 
+def token_batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:
+    """Cut ``order`` (sorted by length) into batches of ≤ ``batch_tokens`` padded tokens
+    (a source too long for any batch goes alone)."""
+    batches: list[list[int]] = []
+    for i in order:
+        if batches and (len(batches[-1]) + 1) * lengths[i] <= batch_tokens:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
 def collate(
     examples: Sequence[Example], pad_id: int = PAD_ID, bos_id: int = BOS_ID, eos_id: int = EOS_ID
 ) -> Batch:
     """Add bos/eos, pad and stack a list of (source ids, target ids)."""
-    src = _pad([[*s, eos_id] for s, _ in examples], pad_id)
-    tgt_in = _pad([[bos_id, *t] for _, t in examples], pad_id)
-    tgt_out = _pad([[*t, eos_id] for _, t in examples], pad_id)
+    src = pad_rows([[*s, eos_id] for s, _ in examples], pad_id)
+    tgt_in = pad_rows([[bos_id, *t] for _, t in examples], pad_id)
+    tgt_out = pad_rows([[*t, eos_id] for _, t in examples], pad_id)
     return Batch(src, tgt_in, tgt_out, int((tgt_out != pad_id).sum()))
 
 

@@ -29,6 +29,10 @@ class DecodeConfig:
     length_penalty: float = 0.6  # GNMT α; 0 ranks by log-probability alone
     # α for translations into a language ({zh: 4}), over length_penalty (fanyi tune --per-target)
     length_penalty_by_target: dict[str, float] = field(default_factory=dict)
+    # λ: rank the beam's hypotheses by score + λ·log P(source | hypothesis) per source token, the
+    # model translating back (bidirectional models; decode/rerank.py); 0 = the beam's own order.
+    # Beam search only: samples are not reranked
+    rerank_backward: float = 0.0
     max_len_a: float = 1.5
     max_len_b: int = 10
     min_len: int = 0
@@ -51,6 +55,8 @@ class DecodeConfig:
             raise ValueError("beam, n_best and workers must be ≥ 1")
         if not self.sampling and self.n_best > self.beam:
             raise ValueError(f"n_best={self.n_best} exceeds beam={self.beam}")
+        if self.rerank_backward < 0:
+            raise ValueError(f"rerank_backward must be ≥ 0, not {self.rerank_backward}")
         if self.temperature <= 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
             raise ValueError("need temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
         if self.dtype not in ("auto", "fp32", "bf16", "int8"):

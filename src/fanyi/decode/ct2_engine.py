@@ -21,10 +21,11 @@ from typing import Any
 
 import torch
 
+from ..data.batching import token_batches
 from ..model_dir import CONFIG_FILE, read_config
 from .config import DecodeConfig, model_decode_config, with_options
 from .hypothesis import Hypothesis, StepHook, finish
-from .translator import AttentionMaps, Translator, token_batches
+from .translator import AttentionMaps, Translator
 
 # default: as exported (fanyi export --quantization chose it), which auto keeps too
 COMPUTE_TYPES = {"auto": "default", "fp32": "default", "bf16": "bfloat16", "int8": "int8"}
@@ -105,6 +106,16 @@ class CTranslate2Translator(Translator):
                 for j, result in zip(group, found, strict=True):
                     results[j] = self._hypotheses(result, config)
         return results
+
+    def _log_likelihoods(self, sources: list[list[int]], targets: list[list[int]]) -> list[float]:
+        """log P(target, EOS | source) of each pair, by CTranslate2's ``score_batch``."""
+        results = self.engine.score_batch(
+            [self._pieces(self.src_vocab, ids) for ids in sources],
+            [self._pieces(self.tgt_vocab, ids) for ids in targets],
+            max_batch_size=self.batch_tokens,
+            batch_type="tokens",
+        )
+        return [sum(result.log_probs) for result in results]
 
     def _limit(self, length: int, config: DecodeConfig) -> int:
         """fanyi's limit: a·|src| + b tokens before EOS, within the model's positions."""

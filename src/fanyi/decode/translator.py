@@ -19,6 +19,7 @@ import torch
 from torch import Tensor
 
 from ..data import Vocab
+from ..data.batching import pad_rows, token_batches
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
 from ..model import Transformer
@@ -26,6 +27,7 @@ from ..model_dir import MODEL_FILE, Checkpoint, load_model
 from .config import DecodeConfig, for_target, model_decode_config, with_options
 from .dtype import prepare_model, resolved
 from .hypothesis import Hypothesis, StepHook, no_pause
+from .rerank import log_likelihoods, rerank
 from .search import decode
 
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "zh-en"
@@ -121,6 +123,8 @@ class Translator:
         self.languages = Languages(data.src_lang, data.tgt_lang, data.bidirectional)
         self.src_vocab, self.tgt_vocab = model_vocabularies(checkpoint.path, checkpoint.vocab)
         self.model_config = checkpoint.model  # special ids, max_len
+        if config.rerank_backward:
+            self._require_bidirectional()
 
     @classmethod
     def load(
@@ -268,18 +272,53 @@ class Translator:
         config: DecodeConfig,
         between_steps: StepHook,
     ) -> list[list[Hypothesis]]:
-        """Decode all together, or each target language apart where its α differs."""
+        """Decode all together, or each target language apart where its α differs; with
+        ``rerank_backward`` (beam search), every hypothesis of the beam, reranked
+        (decode/rerank.py)."""
+        reranked = config.rerank_backward > 0 and not config.sampling
+        search = dataclasses.replace(config, n_best=config.beam) if reranked else config
         if not config.length_penalty_by_target:
-            return self._decode(sources, config, between_steps)
-        results: list[list[Hypothesis]] = [[] for _ in sources]
-        for lang in sorted(set(targets)):
-            rows = [i for i, t in enumerate(targets) if t == lang]
-            found = self._decode(
-                [sources[i] for i in rows], for_target(config, lang), between_steps
-            )
-            for i, hypotheses in zip(rows, found, strict=True):
-                results[i] = hypotheses
-        return results
+            found = self._decode(sources, search, between_steps)
+        else:
+            found = [[] for _ in sources]
+            for lang in sorted(set(targets)):
+                rows = [i for i, t in enumerate(targets) if t == lang]
+                part = self._decode(
+                    [sources[i] for i in rows], for_target(search, lang), between_steps
+                )
+                for i, hypotheses in zip(rows, part, strict=True):
+                    found[i] = hypotheses
+        return self._rerank(sources, targets, found, config) if reranked else found
+
+    def _rerank(
+        self,
+        sources: list[list[int]],
+        targets: list[str],
+        found: list[list[Hypothesis]],
+        config: DecodeConfig,
+    ) -> list[list[Hypothesis]]:
+        """Each source's hypotheses reranked by log P(source | hypothesis), the model
+        translating each hypothesis back into the source's language."""
+        self._require_bidirectional()
+        back_sources, back_targets, lengths = [], [], []
+        for ids, to, hypotheses in zip(sources, targets, found, strict=True):
+            source = ids[len(self.source_ids("", to)) - 1 : -1]  # the sentence: no tag, no EOS
+            tag = self.source_ids("", self.languages.source_of(to))[:-1]
+            lengths.append(len(source))
+            for h in hypotheses:
+                back_sources.append([*tag, *h.tokens, self.model_config.eos_id])
+                back_targets.append(source)
+        scores = iter(self._log_likelihoods(back_sources, back_targets))
+        backward = [[next(scores) for _ in hypotheses] for hypotheses in found]
+        return rerank(found, backward, lengths, config.rerank_backward, config.n_best)
+
+    def _require_bidirectional(self) -> None:
+        if not self.checkpoint.data.bidirectional:
+            raise ValueError("rerank_backward needs a model that translates both ways")
+
+    def _log_likelihoods(self, sources: list[list[int]], targets: list[list[int]]) -> list[float]:
+        """log P(target, EOS | source) of each pair of id lists (sources end in EOS)."""
+        return log_likelihoods(self.model, sources, targets, self.batch_tokens)
 
     def _decode(
         self, sources: list[list[int]], config: DecodeConfig, between_steps: StepHook
@@ -293,7 +332,7 @@ class Translator:
             self.model_config.pad_id,
         )
         for batch in token_batches(order, [len(s) for s in sources], self.batch_tokens):
-            src = _pad([sources[i] for i in batch], pad).to(self.device)
+            src = pad_rows([sources[i] for i in batch], pad).to(self.device)
             hypotheses = decode(self.model, src, config, bos, eos, between_steps)
             for i, hyps in zip(batch, hypotheses, strict=True):
                 results[i] = hyps
@@ -336,23 +375,3 @@ def _block_diagonal(blocks: list[Tensor | None]) -> Tensor | None:
         return None
     rows = [b[:-1] for b in blocks[:-1]] + [blocks[-1]]  # type: ignore[index]
     return torch.block_diag(*rows)
-
-
-def token_batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:
-    """Cut ``order`` (sorted by length) into batches of ≤ ``batch_tokens`` padded tokens
-    (a source too long for any batch goes alone)."""
-    batches: list[list[int]] = []
-    for i in order:
-        if batches and (len(batches[-1]) + 1) * lengths[i] <= batch_tokens:
-            batches[-1].append(i)
-        else:
-            batches.append([i])
-    return batches
-
-
-def _pad(rows: list[list[int]], pad_id: int) -> Tensor:
-    """Right-pad id lists into a b x s tensor."""
-    src = torch.full((len(rows), max(map(len, rows))), pad_id, dtype=torch.long)
-    for i, row in enumerate(rows):
-        src[i, : len(row)] = torch.tensor(row)
-    return src

@@ -1,0 +1,68 @@
+"""Reranking a beam's hypotheses by how well each one translates back into its source.
+
+A beam search ranks hypotheses y of a source x by log P(y | x) alone, which favours fluent
+outputs that leave part of x out. A model that translates both ways also gives log P(x | y):
+how much of x the hypothesis still carries. Each hypothesis is ranked by
+
+    score(y) + λ · log P(x | y) / (|x| + 1)
+
+(its beam score, and the backward log-probability per source token, EOS included), the
+bidirectional reranking of Li et al. (2016, "A Diversity-Promoting Objective", MMI-bidi) and of
+noisy-channel reranking (Yee et al., 2019). λ is chosen on dev (docs/quality.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from ..data.batching import collate, token_batches
+from ..model import Transformer
+from .hypothesis import Hypothesis
+
+
+@torch.no_grad()
+def log_likelihoods(
+    model: Transformer,
+    sources: Sequence[list[int]],
+    targets: Sequence[list[int]],
+    batch_tokens: int = 4096,
+) -> list[float]:
+    """log P(target, EOS | source) of each pair, the whole target at once (teacher forcing).
+
+    ``sources`` end in EOS; ``targets`` hold neither BOS nor EOS."""
+    c = model.config
+    device = next(model.parameters()).device
+    lengths = [len(s) + len(t) + 1 for s, t in zip(sources, targets, strict=True)]
+    found = [0.0] * len(sources)
+    for rows in token_batches(
+        sorted(range(len(sources)), key=lengths.__getitem__), lengths, batch_tokens
+    ):
+        batch = collate([(sources[i][:-1], targets[i]) for i in rows], c.pad_id, c.bos_id, c.eos_id)
+        batch = batch.to(device)
+        src_mask = model.source_mask(batch.src)
+        hidden, _ = model.decode(batch.tgt_in, model.encode(batch.src, src_mask), src_mask)
+        log_probs = model.generator.logits(hidden).float().log_softmax(dim=-1)
+        gold = batch.tgt_out
+        per_token = log_probs.gather(2, gold[:, :, None])[:, :, 0].masked_fill(gold == c.pad_id, 0)
+        for i, value in zip(rows, per_token.sum(dim=1).tolist(), strict=True):
+            found[i] = value
+    return found
+
+
+def rerank(
+    hypotheses: list[list[Hypothesis]],
+    backward: list[list[float]],
+    source_lengths: Sequence[int],
+    weight: float,
+    n_best: int,
+) -> list[list[Hypothesis]]:
+    """Each source's hypotheses in the order of score + λ · backward / (|x| + 1), its
+    ``n_best`` first (``backward``: log P(x | y) of each hypothesis; ``source_lengths``: |x|)."""
+    ranked = []
+    for hyps, back, length in zip(hypotheses, backward, source_lengths, strict=True):
+        keys = [h.score + weight * b / (length + 1) for h, b in zip(hyps, back, strict=True)]
+        order = sorted(range(len(hyps)), key=keys.__getitem__, reverse=True)
+        ranked.append([hyps[i] for i in order[:n_best]])
+    return ranked
