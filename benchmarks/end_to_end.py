@@ -3,8 +3,9 @@ Python API (``ctranslate2.Translator`` + SentencePiece, ``ct2_translate.py``), e
 command, timed from start to the last line written: start-up, loading, normalisation,
 tokenisation, batching, search, detokenisation. Sentences/s on 1,000 and 10,000 sentences.
 
-fanyi runs with its defaults (``--dtype auto``; int8 too), CTranslate2 on the model exported in
-float32 and int8. On 2 cores each runs as 2 intra-op threads and as 2 workers (CTranslate2's
+fanyi runs with its defaults (``--dtype auto``; int8 too) but CTranslate2's search, a beam
+without reranking (``--rerank-backward 0``; ``benchmarks/rerank.py`` measures what reranking
+costs), CTranslate2 on the model exported in float32 and int8. On 2 cores each runs as 2 intra-op threads and as 2 workers (CTranslate2's
 ``inter_threads``) on the 1,000 sentences; the faster layout of each then runs the 10,000.
 Runs of one size are interleaved. Ends with one JSON line.
 
@@ -55,7 +56,7 @@ def commands(args: argparse.Namespace, exports: dict[str, Path], layout: str) ->
     )
     common = ["--to", args.to, "--beam", str(args.beam), "--threads", threads]
     fanyi = [sys.executable, "-m", "fanyi", "translate", "-m", args.model, *common]
-    fanyi += ["--workers", workers]
+    fanyi += ["--workers", workers, "--rerank-backward", "0"]  # CTranslate2's search: no reranking
     runs = {"fanyi auto": fanyi, "fanyi int8": [*fanyi, "--dtype", "int8"]}
     for quantization, path in exports.items():
         runs[f"CT2 {quantization}"] = [
