@@ -82,7 +82,9 @@ def tune_rerank(
     base, trials = translator.config, []
     try:
         for weight in weights:
-            translator.config = dataclasses.replace(base, rerank_backward=weight)
+            translator.config = dataclasses.replace(
+                base, rerank_backward=weight, rerank_backward_by_target={}
+            )
             trials.append(Trial(base.length_penalty, _scores(translator, test_sets), weight))
     finally:
         translator.config = base
@@ -139,12 +141,15 @@ def best_trial(trials: Sequence[Trial]) -> Trial:
     return max(trials, key=lambda trial: trial.mean_bleu)
 
 
-def best_per_target(trials: Sequence[Trial], min_length_ratio: float = 0.0) -> dict[str, float]:
-    """Per target language, the α of the highest BLEU among the trials whose length ratio
-    (output / reference) reaches ``min_length_ratio`` there; among all, where none does."""
+def best_per_target(
+    trials: Sequence[Trial], min_length_ratio: float = 0.0, setting: str = "length_penalty"
+) -> dict[str, float]:
+    """Per target language, the ``setting`` (α, or λ: ``rerank_backward``) of the highest BLEU
+    among the trials whose length ratio (output / reference) reaches ``min_length_ratio`` there;
+    among all, where none does."""
     chosen = {}
     for lang in trials[0].scores:
         long_enough = [t for t in trials if t.scores[lang].length_ratio >= min_length_ratio]
         best = max(long_enough or trials, key=lambda t: t.scores[lang].bleu)
-        chosen[lang] = best.length_penalty
+        chosen[lang] = getattr(best, setting)
     return chosen

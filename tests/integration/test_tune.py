@@ -183,3 +183,24 @@ def test_tune_rerank_scores_each_weight_as_evaluate_does_and_writes_the_best(
     assert f"→zh BLEU {bleu:5.2f}" in reranked[0]
     assert report["rerank_backward"] in (0.0, 2.0)
     assert Translator.load(model).config.rerank_backward == report["rerank_backward"]
+
+
+def test_a_weight_per_target_reranks_each_language_with_its_own(trained, model, capsys):
+    """``rerank_backward_by_target``: written by tune --per-target --rerank-weights; each
+    language's translations reranked with its λ in one call; a λ given alone applies to both."""
+    args = ["tune", "-m", str(model), "--data", str(data_of(trained)), "--beam", "3"]
+    assert main([*args, "--alphas", "1", "--rerank-weights", "0,3", "--per-target", "--write"]) == 0
+    sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
+    assert set(sections["decode"]["rerank_backward_by_target"]) == {"en", "zh"}
+    by_target = {"zh": 3.0, "en": 0.0}
+    texts = [p for to in ("zh", "en") for p in read_pairs(data_of(trained), "dev", to).sources[:8]]
+    langs = ["zh"] * 8 + ["en"] * 8
+    mixed = Translator.load(model, beam=3, rerank_backward=0, rerank_backward_by_target=by_target)
+    got = mixed.translate(texts)
+    for lang, weight in by_target.items():
+        alone = Translator.load(model, beam=3, rerank_backward=weight, rerank_backward_by_target={})
+        rows = [i for i, t in enumerate(langs) if t == lang]
+        assert [got[i] for i in rows] == alone.translate([texts[i] for i in rows], to=lang)
+    assert Translator.load(model, rerank_backward=0.5).config.rerank_backward_by_target == {}
+    with pytest.raises(ValueError, match="rerank_backward_by_target needs numbers"):
+        Translator.load(model, rerank_backward_by_target="{zh: -1}")

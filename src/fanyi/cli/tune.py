@@ -1,13 +1,14 @@
-"""``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--dtypes] [--write]``: choose
-the length penalty α on the dev split, print each α's BLEU, brevity penalty and length ratio per
-direction (``--per-target``: also the best α into each language, among those whose output is
-long enough), and with ``--write`` store the best α in the model's ``config.yaml`` (section
-``decode``), where ``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their
-defaults from. ``--rerank-weights 0,0.3,1`` then scores reranking by the backward score with
-each weight λ (bidirectional models) and keeps the best as ``rerank_backward``. ``--dtypes`` then scores fp32, bf16 and int8 with that α and stores the dtypes
-within 0.3 BLEU of fp32 in every direction as ``auto_dtypes``: those ``--dtype auto`` (the
-default) may pick. Tuning decodes in fp32 unless ``--dtype`` says otherwise, so that its choice
-does not depend on the host.
+"""``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--rerank-weights 0,0.2,1]
+[--per-target] [--dtypes] [--write]``: choose the length penalty α on the dev split, print each
+α's BLEU, brevity penalty and length ratio per direction (``--per-target``: also the best α into
+each language, among those whose output is long enough), and with ``--write`` store the best α
+in the model's ``config.yaml`` (section ``decode``), where ``fanyi translate``, ``evaluate``,
+``serve`` and ``Translator.load`` take their defaults from. ``--rerank-weights`` then scores
+reranking by the backward score with each weight λ (bidirectional models) and keeps the best as
+``rerank_backward`` (with ``--per-target``, also the best λ into each language). ``--dtypes``
+then scores fp32, bf16 and int8 with those and stores the dtypes within 0.3 BLEU of fp32 in every
+direction as ``auto_dtypes``: those ``--dtype auto`` (the default) may pick. Tuning decodes in
+fp32 unless ``--dtype`` says otherwise, so that its choice does not depend on the host.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--per-target",
         action="store_true",
-        help="also choose α per target language (decode.length_penalty_by_target)",
+        help="also choose α (and λ) per target language (decode.length_penalty_by_target, "
+        "rerank_backward_by_target)",
     )
     parser.add_argument(
         "--min-length-ratio",
@@ -95,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         chosen["length_penalty_by_target"] = {}
     translator.config = dataclasses.replace(translator.config, **chosen)
     if args.rerank_weights is not None:
-        chosen["rerank_backward"] = result["rerank_backward"] = _rerank(translator, args, targets)
+        chosen.update(_rerank(translator, args, targets))
+        result.update({k: v for k, v in chosen.items() if k.startswith("rerank")})
         translator.config = dataclasses.replace(translator.config, **chosen)
     if args.dtypes:
         dtype_trials = tune_dtypes(translator, args.data, split=args.split, targets=targets)
@@ -111,14 +114,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rerank(translator: Translator, args: argparse.Namespace, targets: list[str] | None) -> float:
-    """The reranking weight λ of the best mean BLEU with the chosen α (each one printed)."""
+def _rerank(translator: Translator, args: argparse.Namespace, targets: list[str] | None) -> dict:
+    """The reranking weight λ of the best mean BLEU with the chosen α (each trial printed) and,
+    with ``--per-target``, the best λ into each language."""
     trials = tune_rerank(translator, args.data, args.rerank_weights, args.split, targets)
     for trial in trials:
         print(_row(trial))
     best = best_trial(trials).rerank_backward
     print(f"best λ = {best:g}")
-    return best
+    by_target = {}
+    if args.per_target:
+        by_target = best_per_target(trials, args.min_length_ratio, "rerank_backward")
+        print("best λ per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
+    return {"rerank_backward": best, "rerank_backward_by_target": by_target}
 
 
 def _alphas(text: str) -> list[float]:

@@ -33,6 +33,8 @@ class DecodeConfig:
     # model translating back (bidirectional models; decode/rerank.py); 0 = the beam's own order.
     # Beam search only: samples are not reranked
     rerank_backward: float = 0.0
+    # λ for translations into a language ({zh: 1}), over rerank_backward (fanyi tune --per-target)
+    rerank_backward_by_target: dict[str, float] = field(default_factory=dict)
     max_len_a: float = 1.5
     max_len_b: int = 10
     min_len: int = 0
@@ -63,25 +65,35 @@ class DecodeConfig:
             raise ValueError(f"dtype must be auto, fp32, bf16 or int8, not {self.dtype!r}")
         if not set(self.auto_dtypes) <= {"fp32", "bf16", "int8"}:
             raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
-        alphas = self.length_penalty_by_target.values()
-        if not all(isinstance(a, int | float) and not isinstance(a, bool) for a in alphas):
-            raise ValueError(
-                f"length_penalty_by_target needs numbers: {self.length_penalty_by_target}"
-            )
+        alphas, weights = self.length_penalty_by_target, self.rerank_backward_by_target
+        if not all(_is_number(a) for a in alphas.values()):
+            raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
+        if not all(_is_number(w) and w >= 0 for w in weights.values()):
+            raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def for_target(config: DecodeConfig, lang: str) -> DecodeConfig:
-    """``config`` for translations into ``lang``: its α from ``length_penalty_by_target``."""
-    alpha = config.length_penalty_by_target.get(lang, config.length_penalty)
-    return dataclasses.replace(config, length_penalty=alpha, length_penalty_by_target={})
+    """``config`` for translations into ``lang``: its α and λ from the ``…_by_target`` maps."""
+    return dataclasses.replace(
+        config,
+        length_penalty=config.length_penalty_by_target.get(lang, config.length_penalty),
+        length_penalty_by_target={},
+        rerank_backward=config.rerank_backward_by_target.get(lang, config.rerank_backward),
+        rerank_backward_by_target={},
+    )
 
 
 def with_options(config: DecodeConfig, options: dict) -> DecodeConfig:
-    """``config`` overridden by ``options``; an α given alone applies into every language."""
-    if "length_penalty" in options and "length_penalty_by_target" not in options:
-        options = {**options, "length_penalty_by_target": {}}
+    """``config`` overridden by ``options``; an α or λ given alone applies into every language."""
+    for key in ("length_penalty", "rerank_backward"):
+        if key in options and f"{key}_by_target" not in options:
+            options = {**options, f"{key}_by_target": {}}
     return config_io.override(config, options)
 
 

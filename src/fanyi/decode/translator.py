@@ -123,7 +123,7 @@ class Translator:
         self.languages = Languages(data.src_lang, data.tgt_lang, data.bidirectional)
         self.src_vocab, self.tgt_vocab = model_vocabularies(checkpoint.path, checkpoint.vocab)
         self.model_config = checkpoint.model  # special ids, max_len
-        if config.rerank_backward:
+        if config.rerank_backward or any(config.rerank_backward_by_target.values()):
             self._require_bidirectional()
 
     @classmethod
@@ -272,22 +272,34 @@ class Translator:
         config: DecodeConfig,
         between_steps: StepHook,
     ) -> list[list[Hypothesis]]:
-        """Decode all together, or each target language apart where its α differs; with
-        ``rerank_backward`` (beam search), every hypothesis of the beam, reranked
-        (decode/rerank.py)."""
+        """Decode all together, or each target language apart where its α or λ differ."""
+        if not (config.length_penalty_by_target or config.rerank_backward_by_target):
+            return self._search(sources, targets, config, between_steps)
+        results: list[list[Hypothesis]] = [[] for _ in sources]
+        for lang in sorted(set(targets)):
+            rows = [i for i, t in enumerate(targets) if t == lang]
+            part = self._search(
+                [sources[i] for i in rows],
+                [lang] * len(rows),
+                for_target(config, lang),
+                between_steps,
+            )
+            for i, hypotheses in zip(rows, part, strict=True):
+                results[i] = hypotheses
+        return results
+
+    def _search(
+        self,
+        sources: list[list[int]],
+        targets: list[str],
+        config: DecodeConfig,
+        between_steps: StepHook,
+    ) -> list[list[Hypothesis]]:
+        """The search ``config`` asks for; with ``rerank_backward`` (beam search), every
+        hypothesis of the beam, reranked (decode/rerank.py)."""
         reranked = config.rerank_backward > 0 and not config.sampling
         search = dataclasses.replace(config, n_best=config.beam) if reranked else config
-        if not config.length_penalty_by_target:
-            found = self._decode(sources, search, between_steps)
-        else:
-            found = [[] for _ in sources]
-            for lang in sorted(set(targets)):
-                rows = [i for i, t in enumerate(targets) if t == lang]
-                part = self._decode(
-                    [sources[i] for i in rows], for_target(search, lang), between_steps
-                )
-                for i, hypotheses in zip(rows, part, strict=True):
-                    found[i] = hypotheses
+        found = self._decode(sources, search, between_steps)
         return self._rerank(sources, targets, found, config) if reranked else found
 
     def _rerank(
