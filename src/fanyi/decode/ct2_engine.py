@@ -24,7 +24,7 @@ import torch
 from ..data.batching import token_batches
 from ..model_dir import CONFIG_FILE, read_config
 from .config import DecodeConfig, model_decode_config, with_options
-from .hypothesis import Hypothesis, StepHook, finish
+from .hypothesis import Hypothesis, StepHook, finish, no_pause
 from .translator import AttentionMaps, Translator
 
 # default: as exported (fanyi export --quantization chose it), which auto keeps too
@@ -107,8 +107,15 @@ class CTranslate2Translator(Translator):
                     results[j] = self._hypotheses(result, config)
         return results
 
-    def _log_likelihoods(self, sources: list[list[int]], targets: list[list[int]]) -> list[float]:
-        """log P(target, EOS | source) of each pair, by CTranslate2's ``score_batch``."""
+    def _log_likelihoods(
+        self,
+        sources: list[list[int]],
+        targets: list[list[int]],
+        between_batches: StepHook = no_pause,
+    ) -> list[float]:
+        """log P(target, EOS | source) of each pair, by CTranslate2's ``score_batch`` (one call:
+        ``between_batches`` runs once, before it)."""
+        between_batches()
         results = self.engine.score_batch(
             [self._pieces(self.src_vocab, ids) for ids in sources],
             [self._pieces(self.tgt_vocab, ids) for ids in targets],

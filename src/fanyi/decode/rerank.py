@@ -19,7 +19,7 @@ import torch
 
 from ..data.batching import collate, token_batches
 from ..model import Transformer
-from .hypothesis import Hypothesis
+from .hypothesis import Hypothesis, StepHook, no_pause
 
 
 @torch.no_grad()
@@ -28,10 +28,12 @@ def log_likelihoods(
     sources: Sequence[list[int]],
     targets: Sequence[list[int]],
     batch_tokens: int = 4096,
+    between_batches: StepHook = no_pause,
 ) -> list[float]:
     """log P(target, EOS | source) of each pair, the whole target at once (teacher forcing).
 
-    ``sources`` end in EOS; ``targets`` hold neither BOS nor EOS."""
+    ``sources`` end in EOS; ``targets`` hold neither BOS nor EOS. ``between_batches`` runs before
+    each batch of at most ``batch_tokens`` padded tokens (the server's turns and cancellation)."""
     c = model.config
     device = next(model.parameters()).device
     lengths = [len(s) + len(t) + 1 for s, t in zip(sources, targets, strict=True)]
@@ -39,6 +41,7 @@ def log_likelihoods(
     for rows in token_batches(
         sorted(range(len(sources)), key=lengths.__getitem__), lengths, batch_tokens
     ):
+        between_batches()
         batch = collate([(sources[i][:-1], targets[i]) for i in rows], c.pad_id, c.bos_id, c.eos_id)
         batch = batch.to(device)
         src_mask = model.source_mask(batch.src)

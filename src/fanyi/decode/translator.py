@@ -300,7 +300,9 @@ class Translator:
         reranked = config.rerank_backward > 0 and not config.sampling
         search = dataclasses.replace(config, n_best=config.beam) if reranked else config
         found = self._decode(sources, search, between_steps)
-        return self._rerank(sources, targets, found, config) if reranked else found
+        if not reranked:
+            return found
+        return self._rerank(sources, targets, found, config, between_steps)
 
     def _rerank(
         self,
@@ -308,6 +310,7 @@ class Translator:
         targets: list[str],
         found: list[list[Hypothesis]],
         config: DecodeConfig,
+        between_steps: StepHook,
     ) -> list[list[Hypothesis]]:
         """Each source's hypotheses reranked by log P(source | hypothesis), the model
         translating each hypothesis back into the source's language."""
@@ -320,7 +323,7 @@ class Translator:
             for h in hypotheses:
                 back_sources.append([*tag, *h.tokens, self.model_config.eos_id])
                 back_targets.append(source)
-        scores = iter(self._log_likelihoods(back_sources, back_targets))
+        scores = iter(self._log_likelihoods(back_sources, back_targets, between_steps))
         backward = [[next(scores) for _ in hypotheses] for hypotheses in found]
         return rerank(found, backward, lengths, config.rerank_backward, config.n_best)
 
@@ -328,9 +331,14 @@ class Translator:
         if not self.checkpoint.data.bidirectional:
             raise ValueError("rerank_backward needs a model that translates both ways")
 
-    def _log_likelihoods(self, sources: list[list[int]], targets: list[list[int]]) -> list[float]:
+    def _log_likelihoods(
+        self,
+        sources: list[list[int]],
+        targets: list[list[int]],
+        between_batches: StepHook = no_pause,
+    ) -> list[float]:
         """log P(target, EOS | source) of each pair of id lists (sources end in EOS)."""
-        return log_likelihoods(self.model, sources, targets, self.batch_tokens)
+        return log_likelihoods(self.model, sources, targets, self.batch_tokens, between_batches)
 
     def _decode(
         self, sources: list[list[int]], config: DecodeConfig, between_steps: StepHook

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from fanyi.decode import DecodeConfig, decode
-from fanyi.decode.hypothesis import Hypothesis
+from fanyi.decode.hypothesis import Cancelled, Hypothesis
 from fanyi.decode.rerank import log_likelihoods, rerank
 from tiny_model import tiny_model
 
@@ -47,3 +47,18 @@ def test_rerank_orders_by_score_plus_weighted_backward_per_source_token():
 def test_rerank_weight_must_not_be_negative():
     with pytest.raises(ValueError, match="rerank_backward"):
         DecodeConfig(rerank_backward=-1)
+
+
+def test_the_hook_runs_before_each_batch_and_may_cancel():
+    """The server's turns and cancellation reach the reranking pass, batch by batch."""
+    model = tiny_model(seed=3)
+    sources, targets = [[5, 6, 7, 3]] * 6, [[8, 9]] * 6  # 7 padded tokens a pair
+    calls = []
+    log_likelihoods(model, sources, targets, 14, lambda: calls.append(1))  # 2 pairs a batch
+    assert len(calls) == 3
+
+    def cancel() -> None:
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        log_likelihoods(model, sources, targets, 14, cancel)
