@@ -62,11 +62,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "this (e.g. 0.96)",
     )
     parser.add_argument(
-        "--rerank-weights",
-        type=_alphas,
-        default=None,
-        help="reranking weights λ to try with the chosen α, comma-separated (e.g. 0,0.3,1; "
-        "decode.rerank_backward)",
+        "--rerank-weights", type=_alphas, help="reranking weights λ to try, e.g. 0,0.3,1"
     )
     parser.add_argument(
         "--dtypes", action="store_true", help="also keep the dtypes within 0.3 BLEU of fp32"
@@ -135,7 +131,7 @@ def _alphas(text: str) -> list[float]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list") from None
     if not values or min(values) < 0:
-        raise argparse.ArgumentTypeError("give one or more length penalties ≥ 0")
+        raise argparse.ArgumentTypeError("give one or more numbers ≥ 0")
     return values
 
 
