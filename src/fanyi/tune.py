@@ -56,17 +56,9 @@ def tune_length_penalty(
     into each of ``targets`` (default: every language the model translates into)."""
     if not alphas:
         raise ValueError("give at least one length penalty to try")
-    test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
-    base, trials = translator.config, []
-    try:
-        for alpha in alphas:
-            translator.config = dataclasses.replace(
-                base, length_penalty=alpha, length_penalty_by_target={}
-            )
-            trials.append(Trial(alpha, _scores(translator, test_sets)))
-    finally:
-        translator.config = base
-    return trials
+    settings = [{"length_penalty": a, "length_penalty_by_target": {}} for a in alphas]
+    found = _scores_with(translator, settings, data_dir, split, targets)
+    return [Trial(alpha, scores) for alpha, scores in zip(alphas, found, strict=True)]
 
 
 def tune_rerank(
@@ -78,17 +70,29 @@ def tune_rerank(
 ) -> list[Trial]:
     """Score ``translator`` (with its α) reranking by the backward score with each weight λ in
     ``weights`` (0: the beam's own order; decode/rerank.py), into each of ``targets``."""
+    settings = [{"rerank_backward": w, "rerank_backward_by_target": {}} for w in weights]
+    found = _scores_with(translator, settings, data_dir, split, targets)
+    alpha = translator.config.length_penalty
+    return [Trial(alpha, scores, w) for w, scores in zip(weights, found, strict=True)]
+
+
+def _scores_with(
+    translator: Translator,
+    settings: list[dict],
+    data_dir: str | Path,
+    split: str,
+    targets: Sequence[str] | None,
+) -> list[dict[str, Scores]]:
+    """The scores of ``translator`` with each of ``settings`` (DecodeConfig keys) in turn."""
     test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
-    base, trials = translator.config, []
+    base, found = translator.config, []
     try:
-        for weight in weights:
-            translator.config = dataclasses.replace(
-                base, rerank_backward=weight, rerank_backward_by_target={}
-            )
-            trials.append(Trial(base.length_penalty, _scores(translator, test_sets), weight))
+        for changes in settings:
+            translator.config = dataclasses.replace(base, **changes)
+            found.append(_scores(translator, test_sets))
     finally:
         translator.config = base
-    return trials
+    return found
 
 
 @dataclass
