@@ -90,6 +90,24 @@ def interleaved(
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def translated_scores(translator, sources: list[str], refs: list[str], to: str) -> dict:
+    """Translate ``sources`` into ``to`` with a fanyi ``Translator``: BLEU, chrF, length ratio,
+    seconds and the BLEU signature."""
+    from fanyi.evaluate import score
+
+    start = time.perf_counter()
+    hypotheses = translator.translate(sources, to=to)
+    seconds = time.perf_counter() - start
+    scores = score(hypotheses, [refs], to)
+    return {
+        "bleu": round(scores.bleu, 2),
+        "chrf": round(scores.chrf, 2),
+        "length_ratio": round(scores.length_ratio, 3),
+        "seconds": round(seconds, 2),
+        "signature": scores.bleu_signature,
+    }
+
+
 def emit(result: dict) -> None:
     """The last line of every benchmark: all figures as one JSON object."""
     print(json.dumps(result, ensure_ascii=False, sort_keys=True))

@@ -7,11 +7,9 @@ and int8 on a test split, with the decoding time of each. Ends with one JSON lin
 from __future__ import annotations
 
 import argparse
-import time
 
-from common import emit, machine, read_lines
+from common import emit, machine, read_lines, translated_scores
 from fanyi.decode.translator import Translator
-from fanyi.evaluate import score
 from fanyi.runtime import set_threads
 
 DTYPES = ("fp32", "bf16", "int8")
@@ -20,19 +18,10 @@ DTYPES = ("fp32", "bf16", "int8")
 def measure(
     model_dir: str, dtype: str, sources: list[str], refs: list[str], args: argparse.Namespace
 ) -> dict:
-    """Translate ``sources`` with the model in ``dtype``; BLEU, chrF and seconds."""
+    """Translate ``sources`` with the model in ``dtype``; BLEU, chrF, length ratio and seconds."""
     translator = Translator.load(model_dir, dtype=dtype, beam=args.beam)
-    start = time.perf_counter()
-    hypotheses = translator.translate(sources, to=args.to)
-    seconds = time.perf_counter() - start
     target = args.to or translator.languages.target_of(sources[0])
-    scores = score(hypotheses, [refs], target)
-    return {
-        "bleu": round(scores.bleu, 2),
-        "chrf": round(scores.chrf, 2),
-        "seconds": round(seconds, 2),
-        "signature": scores.bleu_signature,
-    }
+    return translated_scores(translator, sources, refs, target)
 
 
 def main() -> None:

@@ -10,28 +10,11 @@ with one JSON line.
 from __future__ import annotations
 
 import argparse
-import time
 
-from common import emit, machine
+from common import emit, machine, translated_scores
 from fanyi.data.manifest import read_pairs
 from fanyi.decode.translator import BUNDLED, Translator
-from fanyi.evaluate import score
 from fanyi.runtime import set_threads
-
-
-def measure(translator: Translator, sources: list[str], refs: list[str], to: str) -> dict:
-    """Translate ``sources`` into ``to``: BLEU, chrF, length ratio and seconds."""
-    start = time.perf_counter()
-    hypotheses = translator.translate(sources, to=to)
-    seconds = time.perf_counter() - start
-    scores = score(hypotheses, [refs], to)
-    return {
-        "bleu": round(scores.bleu, 2),
-        "chrf": round(scores.chrf, 2),
-        "length_ratio": round(scores.length_ratio, 3),
-        "seconds": round(seconds, 2),
-        "signature": scores.bleu_signature,
-    }
 
 
 def main() -> None:
@@ -57,8 +40,8 @@ def main() -> None:
         pairs = read_pairs(args.data, args.split, to)
         sources, refs = pairs.sources[: args.limit], pairs.references[: args.limit]
         results[to] = {
-            "beam": measure(plain, sources, refs, to),
-            "reranked": measure(reranked, sources, refs, to),
+            "beam": translated_scores(plain, sources, refs, to),
+            "reranked": translated_scores(reranked, sources, refs, to),
         }
         beam, ranked = results[to]["beam"], results[to]["reranked"]
         print(

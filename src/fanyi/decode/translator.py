@@ -315,10 +315,11 @@ class Translator:
         """Each source's hypotheses reranked by log P(source | hypothesis), the model
         translating each hypothesis back into the source's language."""
         self._require_bidirectional()
+        tags = {lang: self.source_ids("", lang)[:-1] for lang in self.languages.targets}
         back_sources, back_targets, lengths = [], [], []
         for ids, to, hypotheses in zip(sources, targets, found, strict=True):
-            source = ids[len(self.source_ids("", to)) - 1 : -1]  # the sentence: no tag, no EOS
-            tag = self.source_ids("", self.languages.source_of(to))[:-1]
+            source = ids[len(tags[to]) : -1]  # the sentence: no tag, no EOS
+            tag = tags[self.languages.source_of(to)]
             lengths.append(len(source))
             for h in hypotheses:
                 back_sources.append([*tag, *h.tokens, self.model_config.eos_id])
