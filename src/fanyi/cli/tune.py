@@ -44,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--split", default="dev", help="its split to tune on (default dev)")
     parser.add_argument(
         "--alphas",
-        type=_alphas,
+        type=_weights,
         default=[0.6, 1.0, 1.4, 2.0],
         help="length penalties to try, comma-separated (default 0.6,1.0,1.4,2.0)",
     )
@@ -62,7 +62,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "this (e.g. 0.96)",
     )
     parser.add_argument(
-        "--rerank-weights", type=_alphas, help="reranking weights λ to try, e.g. 0,0.3,1"
+        "--rerank-weights",
+        type=_weights,
+        help="weights λ of decode.rerank_backward to try, e.g. 0,0.3,1",
     )
     parser.add_argument(
         "--dtypes", action="store_true", help="also keep the dtypes within 0.3 BLEU of fp32"
@@ -125,7 +127,8 @@ def _rerank(translator: Translator, args: argparse.Namespace, targets: list[str]
     return {"rerank_backward": best, "rerank_backward_by_target": by_target}
 
 
-def _alphas(text: str) -> list[float]:
+def _weights(text: str) -> list[float]:
+    """Comma-separated numbers ≥ 0: length penalties α or reranking weights λ."""
     try:
         values = [float(part) for part in text.split(",") if part.strip()]
     except ValueError:
