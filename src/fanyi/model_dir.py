@@ -35,6 +35,7 @@ MODEL_FILE = "model.safetensors"
 CONFIG_FILE = "config.yaml"
 INDEX_FILE = "checkpoints.json"
 AVERAGED_DIR = "averaged"  # default output of `fanyi average RUN`
+ENSEMBLE_KEY = "ensemble"  # config.yaml of an ensemble directory: its members (ensemble_dir.py)
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle")
 
 
@@ -99,7 +100,7 @@ def write_model_dir(
     )
     if extra is not None:
         extra(tmp)
-    _fsync_dir_files(tmp)
+    fsync_files(tmp)
     replace_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
     _fsync(path.parent)
     return path
@@ -113,7 +114,8 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def _fsync_dir_files(directory: Path) -> None:
+def fsync_files(directory: Path) -> None:
+    """Flush ``directory``'s entries and itself to disk (before it is renamed into place)."""
     for child in directory.iterdir():
         _fsync(child)
     _fsync(directory)
@@ -134,7 +136,9 @@ def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
     """Record ``values`` (DecodeConfig keys, tuned on dev) in the ``decode`` section of the
     model directory's ``config.yaml``, replaced atomically: the model's decoding defaults."""
     config = Path(path) / CONFIG_FILE
-    sections = _read_sections(config)
+    sections = read_yaml(config)
+    if ENSEMBLE_KEY not in sections:
+        sections = _read_sections(config)
     sections["decode"] = {**(sections.get("decode") or {}), **values}
     tmp = config.with_name(f".{config.name}.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -189,6 +193,11 @@ def resolve(path: str | Path, which: str = "best") -> Path:
         name = index.get(which) or index.get("last")
         if name:
             return path / name
+    if (path / CONFIG_FILE).is_file() and ENSEMBLE_KEY in read_yaml(path / CONFIG_FILE):
+        raise ValueError(
+            f"{path} is an ensemble of several models; this takes one model: give one of its "
+            "member directories"
+        )
     pickles = [p.name for p in path.glob("*") if p.suffix in PICKLE_SUFFIXES]
     if pickles:
         raise ValueError(
@@ -226,12 +235,9 @@ def read_config(path: Path) -> Checkpoint:
 def _read_sections(config: Path) -> dict[str, Any]:
     """``config.yaml`` as a mapping with ``model``, ``data`` and ``vocab`` sections, whose
     vocabulary files lie inside the model directory (a clear ValueError otherwise)."""
-    try:
-        sections = yaml.safe_load(config.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise ValueError(f"{config}: not valid YAML ({error})".replace("\n", " ")) from None
+    sections = read_yaml(config)
     needed = ("model", "data", "vocab")
-    if not isinstance(sections, dict) or not all(isinstance(sections.get(k), dict) for k in needed):
+    if not all(isinstance(sections.get(k), dict) for k in needed):
         raise ValueError(f"{config}: expected a mapping with sections {', '.join(needed)}")
     if not isinstance(sections.get("decode") or {}, dict):
         raise ValueError(f"{config}: section decode must be a mapping of DecodeConfig keys")
@@ -241,6 +247,15 @@ def _read_sections(config: Path) -> dict[str, Any]:
         if name is not None and not (home / str(name)).resolve().is_relative_to(home):
             raise ValueError(f"{config}: vocabulary {name} is outside the model directory")
     return sections
+
+
+def read_yaml(config: Path) -> dict[str, Any]:
+    """``config`` parsed: a mapping, or a clear ValueError."""
+    try:
+        sections = yaml.safe_load(config.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise ValueError(f"{config}: not valid YAML ({error})".replace("\n", " ")) from None
+    return sections if isinstance(sections, dict) else {}
 
 
 def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:

@@ -19,7 +19,7 @@ matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
 
-from .decode.translator import AttentionMaps
+from .decode.translation import AttentionMaps
 from .model.embedding import sinusoid_table
 
 FONT_ENV = "FANYI_CJK_FONT"

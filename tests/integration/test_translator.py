@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.decode.translator import BUNDLED, Translation, resolve_model_dir
+from fanyi.decode.translation import Translation
+from fanyi.decode.translator import BUNDLED, resolve_model_dir
 from tiny_translator import MAX_LEN, tiny_model_dir
 
 

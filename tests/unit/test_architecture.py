@@ -19,7 +19,7 @@ LAYERS = [
     ["fanyi.model"],
     ["fanyi.lang"],
     ["fanyi.data"],
-    ["fanyi.model_dir", "fanyi.interop"],
+    ["fanyi.model_dir", "fanyi.ensemble_dir", "fanyi.interop"],
     ["fanyi.decode"],
     ["fanyi.evaluate", "fanyi.tune", "fanyi.distill"],
     ["fanyi.train"],

@@ -9,7 +9,7 @@ import torch
 from PIL import Image
 
 from fanyi import plot_attention as plots
-from fanyi.decode.translator import AttentionMaps
+from fanyi.decode.translation import AttentionMaps
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,7 @@ COMMANDS = [
     "data",
     "train",
     "average",
+    "ensemble",
     "convert",
     "export",
     "translate",

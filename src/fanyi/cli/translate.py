@@ -29,7 +29,8 @@ from typing import TextIO
 
 from .. import config as config_io
 from ..decode import DecodeConfig
-from ..decode.translator import Translation, Translator
+from ..decode.translation import Translation
+from ..decode.translator import Translator
 from ..runtime import set_threads
 from .arguments import at_least, device
 

@@ -10,6 +10,9 @@ quantize.py    bf16 and int8 copies of a model for faster CPU decoding
 dtype.py       dtype auto: the fastest of fp32, bf16 and int8 on this host, timed; prepare_model
 parallel.py    single-thread workers on parts of a batch
 long_input.py  sources longer than the model's positions
+ensemble.py    several models decoding as one, by the mean of their distributions
+rerank.py      reranking a beam by the backward score log P(source | hypothesis)
+translation.py what a translation returns: candidates, scores, attention
 translator.py  Translator: text in, text out (sentences split and joined, batches by tokens)
 """
 

@@ -16,8 +16,8 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import BOS_ID, EOS_ID
-from ..model import DecoderState, Transformer
 from .config import DecodeConfig
+from .ensemble import Model, State
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -53,8 +53,8 @@ class _Candidates:
 
 
 def start_beams(
-    model: Transformer, src: Tensor, config: DecodeConfig, bos_id: int
-) -> tuple[_Beams, DecoderState]:
+    model: Model, src: Tensor, config: DecodeConfig, bos_id: int
+) -> tuple[_Beams, State]:
     """k target rows per source (its beams); only the first beam is live at step 0."""
     n, k = src.size(0), config.beam
     state = model.start_decoding(src, beams=k)
@@ -116,7 +116,7 @@ def with_step(past: Tensor | None, rows: Tensor, attention: Tensor) -> Tensor:
     return step if past is None else torch.cat([past[rows], step], dim=1)
 
 
-def drop_done(beams: _Beams, state: DecoderState, rows: Tensor, done: Tensor) -> None:
+def drop_done(beams: _Beams, state: State, rows: Tensor, done: Tensor) -> None:
     """Reorder the decoder state to the new beams (rows: n x k) and drop the ``done`` sources."""
     if not bool(done.any()):
         state.reorder(rows.flatten())  # beams move only within their source
@@ -164,7 +164,7 @@ def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:
 
 @torch.no_grad()
 def beam_search(
-    model: Transformer,
+    model: Model,
     src: Tensor,
     config: DecodeConfig,
     bos_id: int = BOS_ID,

@@ -22,10 +22,12 @@ from typing import Any
 import torch
 
 from ..data.batching import token_batches
+from ..ensemble_dir import ensemble_members
 from ..model_dir import CONFIG_FILE, read_config
 from .config import DecodeConfig, model_decode_config, with_options
 from .hypothesis import Hypothesis, StepHook, finish, no_pause
-from .translator import AttentionMaps, Translator
+from .translation import AttentionMaps
+from .translator import Translator
 
 # default: as exported (fanyi export --quantization chose it), which auto keeps too
 COMPUTE_TYPES = {"auto": "default", "fp32": "default", "bf16": "bfloat16", "int8": "int8"}
@@ -74,6 +76,11 @@ class CTranslate2Translator(Translator):
         if model_dir is None:
             raise ValueError(
                 "the ctranslate2 engine needs -m DIR (fanyi export … --to ctranslate2)"
+            )
+        if ensemble_members(model_dir) is not None:
+            raise ValueError(
+                f"{model_dir} is an ensemble: the ctranslate2 engine decodes one model (export "
+                "one member, or use --engine fanyi)"
             )
         if config is None:  # the model's own defaults, where its configs are there to read
             exported = Path(model_dir) / CONFIG_FILE

@@ -24,8 +24,8 @@ from pathlib import Path
 import torch
 
 from .. import host
-from ..model import Transformer
 from .config import DecodeConfig, Dtype
+from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
 from .search import decode
 
@@ -58,7 +58,7 @@ def timing_config(config: DecodeConfig, dtype: Dtype) -> DecodeConfig:
     )
 
 
-def seconds_per_batch(model: Transformer, config: DecodeConfig, dtype: Dtype) -> float:
+def seconds_per_batch(model: Model, config: DecodeConfig, dtype: Dtype) -> float:
     """Best of ``ROUNDS`` timings of ``model`` in ``dtype`` decoding a synthetic batch (random
     source ids) with ``config``'s search."""
     fixed = timing_config(config, dtype)
@@ -76,7 +76,7 @@ def seconds_per_batch(model: Transformer, config: DecodeConfig, dtype: Dtype) ->
     return min(timings)
 
 
-def fastest(model: Transformer, config: DecodeConfig, allowed: list[Dtype]) -> Dtype:
+def fastest(model: Model, config: DecodeConfig, allowed: list[Dtype]) -> Dtype:
     """The dtype of ``allowed`` that decodes fastest; fp32 unless another beats it by
     ``MARGIN``."""
     timed = {dtype: seconds_per_batch(model, config, dtype) for dtype in allowed}
@@ -85,7 +85,7 @@ def fastest(model: Transformer, config: DecodeConfig, allowed: list[Dtype]) -> D
 
 
 def choose_dtype(
-    model: Transformer,
+    model: Model,
     config: DecodeConfig,
     model_key: str | None = None,
     flags: frozenset[str] | None = None,
@@ -110,20 +110,17 @@ def choose_dtype(
     return choice
 
 
-def prepare_model(
-    model: Transformer, config: DecodeConfig, model_key: str | None = None
-) -> Transformer:
+def prepare_model(model: Model, config: DecodeConfig, model_key: str | None = None) -> Model:
     """``model`` in ``config.dtype`` (``auto``: :func:`choose_dtype`'s), a copy unless fp32, in
     eval mode."""
     dtype = choose_dtype(model, config, model_key)
-    if dtype == "bf16":
-        return to_bfloat16(model)
-    if dtype == "int8":
-        return quantize_int8(model)
-    return model.eval()
+    convert = {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype)
+    if convert is None:
+        return model.eval()
+    return model.map(convert) if isinstance(model, Ensemble) else convert(model)
 
 
-def resolved(model: Transformer, config: DecodeConfig, model_key: str | None) -> DecodeConfig:
+def resolved(model: Model, config: DecodeConfig, model_key: str | None) -> DecodeConfig:
     """``config`` with ``auto`` replaced by the dtype :func:`choose_dtype` picks."""
     return dataclasses.replace(config, dtype=choose_dtype(model, config, model_key))
 

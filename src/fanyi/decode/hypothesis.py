@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from ..model import DecoderState, Transformer
 from .config import DecodeConfig
+from .ensemble import Model, State
 
 
 @dataclass
@@ -49,26 +49,27 @@ def finish(
     return Hypothesis(tokens, score, log_prob, attention)
 
 
-def source_lengths(model: Transformer, src: Tensor) -> Tensor:
+def source_lengths(model: Model, src: Tensor) -> Tensor:
     """Non-padding tokens per source: b."""
     return (src != model.config.pad_id).sum(dim=1)
 
 
-def target_limits(model: Transformer, src: Tensor, config: DecodeConfig) -> Tensor:
+def target_limits(model: Model, src: Tensor, config: DecodeConfig) -> Tensor:
     """Most tokens (before EOS) each source may produce: a·|src| + b, within the model's positions."""
     limits = (source_lengths(model, src) * config.max_len_a + config.max_len_b).long()
     return limits.clamp(min=1, max=model.config.max_len - 1)
 
 
 def step_log_probs(
-    model: Transformer,
+    model: Model,
     tokens: Tensor,
-    state: DecoderState,
+    state: State,
     need_attention: bool,
 ) -> tuple[Tensor, Tensor | None]:
     """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider)
     and, if asked, the last layer's cross-attention averaged over heads (b x s)."""
-    hidden, weights = model.decode_step(tokens, state, need_weights=need_attention)
+    # a model steps with the state it started (a DecoderState, an ensemble's EnsembleState)
+    hidden, weights = model.decode_step(tokens, state, need_attention)  # type: ignore[arg-type]
     logits = model.generator.logits(hidden[:, -1])  # b x V
     if logits.dtype not in (torch.float32, torch.float64):
         logits = logits.float()  # bf16 scores would tie and drift over a long beam

@@ -17,21 +17,21 @@ from multiprocessing.pool import Pool
 import torch
 from torch import Tensor
 
-from ..model import Transformer
 from .config import DecodeConfig
+from .ensemble import Model
 from .hypothesis import Hypothesis, StepHook, no_pause
 
-Search = Callable[[Transformer, Tensor, DecodeConfig, int, int], list[list[Hypothesis]]]
+Search = Callable[[Model, Tensor, DecodeConfig, int, int], list[list[Hypothesis]]]
 POLL_SECONDS = 0.02  # how often the parent runs the step hook while the workers decode
 
 # (id(model), processes) → (model, its pool); holding the model keeps its id from being reused
-_pools: dict[tuple[int, int], tuple[Transformer, Pool]] = {}
-_worker_model: Transformer | None = None  # the model, in a worker process
+_pools: dict[tuple[int, int], tuple[Model, Pool]] = {}
+_worker_model: Model | None = None  # the model, in a worker process
 
 
 def in_parallel(
     search: Search,
-    model: Transformer,
+    model: Model,
     src: Tensor,
     config: DecodeConfig,
     bos_id: int,
@@ -56,7 +56,7 @@ def in_parallel(
     return [hyps for result in pending.get() for hyps in result]
 
 
-def worker_pool(model: Transformer, processes: int) -> Pool:
+def worker_pool(model: Model, processes: int) -> Pool:
     """The pool of processes forked with ``model`` (made at first use, kept for later batches)."""
     key = (id(model), processes)
     if key not in _pools:
@@ -66,7 +66,7 @@ def worker_pool(model: Transformer, processes: int) -> Pool:
     return _pools[key][1]
 
 
-def _start_worker(model: Transformer) -> None:
+def _start_worker(model: Model) -> None:
     global _worker_model
     torch.set_num_threads(1)
     _worker_model = model

@@ -13,18 +13,21 @@ noisy-channel reranking (Yee et al., 2019). λ is chosen on dev (docs/quality.md
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import torch
+from torch import Tensor
 
-from ..data.batching import collate, token_batches
+from ..data.batching import Batch, collate, token_batches
 from ..model import Transformer
+from .ensemble import Model, members
 from .hypothesis import Hypothesis, StepHook, no_pause
 
 
 @torch.no_grad()
 def log_likelihoods(
-    model: Transformer,
+    model: Model,
     sources: Sequence[list[int]],
     targets: Sequence[list[int]],
     batch_tokens: int = 4096,
@@ -33,8 +36,9 @@ def log_likelihoods(
     """log P(target, EOS | source) of each pair, the whole target at once (teacher forcing).
 
     ``sources`` end in EOS; ``targets`` hold neither BOS nor EOS. ``between_batches`` runs before
-    each batch of at most ``batch_tokens`` padded tokens (the server's turns and cancellation)."""
-    c = model.config
+    each batch of at most ``batch_tokens`` padded tokens (the server's turns and cancellation).
+    An ensemble's is that of its mean distribution at each step, as it decodes."""
+    c, models = model.config, members(model)
     device = next(model.parameters()).device
     lengths = [len(s) + len(t) + 1 for s, t in zip(sources, targets, strict=True)]
     found = [0.0] * len(sources)
@@ -44,14 +48,20 @@ def log_likelihoods(
         between_batches()
         batch = collate([(sources[i][:-1], targets[i]) for i in rows], c.pad_id, c.bos_id, c.eos_id)
         batch = batch.to(device)
-        src_mask = model.source_mask(batch.src)
-        hidden, _ = model.decode(batch.tgt_in, model.encode(batch.src, src_mask), src_mask)
-        log_probs = model.generator.logits(hidden).float().log_softmax(dim=-1)
-        gold = batch.tgt_out
-        per_token = log_probs.gather(2, gold[:, :, None])[:, :, 0].masked_fill(gold == c.pad_id, 0)
+        per_member = torch.stack([gold_log_probs(m, batch) for m in models])
+        per_token = per_member.logsumexp(dim=0) - math.log(len(models))
+        per_token = per_token.masked_fill(batch.tgt_out == c.pad_id, 0)
         for i, value in zip(rows, per_token.sum(dim=1).tolist(), strict=True):
             found[i] = value
     return found
+
+
+def gold_log_probs(model: Transformer, batch: Batch) -> Tensor:
+    """log P of each gold target token (b x t), teacher forced."""
+    src_mask = model.source_mask(batch.src)
+    hidden, _ = model.decode(batch.tgt_in, model.encode(batch.src, src_mask), src_mask)
+    log_probs = model.generator.logits(hidden).float().log_softmax(dim=-1)
+    return log_probs.gather(2, batch.tgt_out[:, :, None])[:, :, 0]
 
 
 def rerank(

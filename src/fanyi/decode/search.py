@@ -16,9 +16,9 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import BOS_ID, EOS_ID
-from ..model import Transformer
 from .beam import beam_search
 from .config import DecodeConfig
+from .ensemble import Model
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -66,7 +66,7 @@ class _Paths:
 
 @torch.no_grad()
 def single_path_search(
-    model: Transformer,
+    model: Model,
     src: Tensor,
     config: DecodeConfig,
     pick: Pick,
@@ -136,7 +136,7 @@ def nucleus(logits: Tensor, top_p: float) -> Tensor:
 
 
 def greedy_decode(
-    model: Transformer,
+    model: Model,
     src: Tensor,
     config: DecodeConfig,
     bos_id: int = BOS_ID,
@@ -149,7 +149,7 @@ def greedy_decode(
 
 
 def sample(
-    model: Transformer,
+    model: Model,
     src: Tensor,
     config: DecodeConfig,
     bos_id: int = BOS_ID,
@@ -173,7 +173,7 @@ def search_function(config: DecodeConfig) -> Callable[..., list[list[Hypothesis]
 
 
 def decode(
-    model: Transformer,
+    model: Model,
     src: Tensor,
     config: DecodeConfig,
     bos_id: int = BOS_ID,
@@ -201,7 +201,7 @@ def decode(
 
 @torch.no_grad()
 def greedy_search(
-    model: Transformer, src: Tensor, bos_id: int, eos_id: int, max_len: int
+    model: Model, src: Tensor, bos_id: int, eos_id: int, max_len: int
 ) -> list[list[int]]:
     """Greedy ids (no BOS/EOS) for each source, at most ``max_len`` tokens: for validation BLEU."""
     config = DecodeConfig(beam=1, max_len_a=0.0, max_len_b=max_len, length_penalty=0.0)

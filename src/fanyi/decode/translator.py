@@ -12,23 +12,23 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from torch import Tensor
 
 from ..data import Vocab
 from ..data.batching import pad_rows, token_batches
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
-from ..model import Transformer
-from ..model_dir import MODEL_FILE, Checkpoint, load_model
+from ..model_dir import MODEL_FILE, Checkpoint
+from . import ensemble
 from .config import DecodeConfig, for_target, model_decode_config, with_options
 from .dtype import prepare_model, resolved
+from .ensemble import Ensemble, Model
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .rerank import log_likelihoods, rerank
 from .search import decode
+from .translation import AttentionMaps, Candidate, Translation, block_diagonal, unicode_problem
 
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "zh-en"
 
@@ -43,60 +43,15 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
 
 
 def weights_key(checkpoint: Checkpoint) -> str:
-    """A name for a model directory's weights that changes when they do (its file's path, size
-    and modification time): the key of the dtype ``auto`` chose for them."""
-    weights = (checkpoint.path / MODEL_FILE).resolve()
-    stat = weights.stat()
-    return f"{weights} ({stat.st_size} bytes, mtime {stat.st_mtime_ns})"
-
-
-def unicode_problem(text: str) -> str | None:
-    """Why ``text`` is not Unicode text (a lone surrogate, as from undecodable bytes), or None."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        code = ord(text[error.start])
-        return f"not valid Unicode: a lone surrogate U+{code:04X} at character {error.start}"
-    return None
-
-
-@dataclass
-class Candidate:
-    """One translation of one source: an n-best entry."""
-
-    text: str  # detokenised
-    score: float  # log P / GNMT length penalty: the rank used by the search
-    log_prob: float  # log P(tokens, EOS | source)
-    tokens: list[str]  # target pieces, then "</s>"
-    attention: Tensor | None = None  # len(tokens) x len(source_tokens): last layer, head mean
-
-
-@dataclass
-class Translation:
-    """A source, the language it was translated into, and its candidates (best first).
-
-    A text of several sentences has one candidate: its sentences' best translations joined (its
-    score their mean, its log-probability their sum, its attention block-diagonal).
-    """
-
-    source: str  # as given
-    to: str
-    source_tokens: list[str]  # the pieces the model read, sentence by sentence: tag, text, "</s>"
-    candidates: list[Candidate]
-    error: str | None = None  # why the text was not translated (its candidate is then empty)
-
-    @property
-    def text(self) -> str:
-        return self.candidates[0].text
-
-
-@dataclass
-class AttentionMaps:
-    """Every layer's and head's cross-attention for one translation."""
-
-    source_tokens: list[str]
-    target_tokens: list[str]  # the pieces produced, then "</s>"
-    weights: Tensor  # N_dec x h x len(target_tokens) x len(source_tokens)
+    """A name for a model directory's weights (an ensemble's: all its members') that changes
+    when they do (each file's path, size and modification time): the key of the dtype ``auto``
+    chose for them."""
+    keys = []
+    for directory in checkpoint.info.get("ensemble") or [checkpoint.path]:
+        weights = (Path(directory) / MODEL_FILE).resolve()
+        stat = weights.stat()
+        keys.append(f"{weights} ({stat.st_size} bytes, mtime {stat.st_mtime_ns})")
+    return " + ".join(keys)
 
 
 class Translator:
@@ -104,7 +59,7 @@ class Translator:
 
     def __init__(
         self,
-        model: Transformer,
+        model: Model,
         checkpoint: Checkpoint,
         config: DecodeConfig,
         batch_tokens: int = 4096,
@@ -135,10 +90,10 @@ class Translator:
         batch_tokens: int = 4096,
         **options: object,
     ) -> Translator:
-        """Load a model directory (default: the bundled model) to decode by ``config`` (default:
-        the model's own, :func:`model_decode_config`) with ``options`` (any DecodeConfig key:
-        beam, dtype, …, as values or as the strings of flags) on top."""
-        model, checkpoint = load_model(resolve_model_dir(model_dir), device=device)
+        """Load a model or ensemble directory (default: the bundled model) to decode by
+        ``config`` (default: the model's own, :func:`model_decode_config`) with ``options`` (any
+        DecodeConfig key: beam, dtype, …, as values or as the strings of flags) on top."""
+        model, checkpoint = ensemble.load(resolve_model_dir(model_dir), device=device)
         config = with_options(config or model_decode_config(checkpoint), options)
         return cls(model, checkpoint, config, batch_tokens)
 
@@ -214,6 +169,8 @@ class Translator:
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
+        if isinstance(self.model, Ensemble):
+            raise ValueError("an ensemble has no single attention map: give one member's directory")
         config = dataclasses.replace(self.config, split_sentences=False)
         translation = self._translate([text], to, config)[0]
         if translation.error is not None:
@@ -373,7 +330,7 @@ class Translator:
             sum(c.score for c in best) / len(best),
             sum(c.log_prob for c in best),
             [t for c in best for t in c.tokens[:-1]] + [EOS],
-            _block_diagonal([c.attention for c in best]),
+            block_diagonal([c.attention for c in best]),
         )
         return Translation(text, to, source_tokens, [joined])
 
@@ -387,12 +344,3 @@ class Translator:
     @staticmethod
     def _pieces(vocab: Vocab, ids: list[int]) -> list[str]:
         return [vocab.id_to_piece(i) for i in ids]
-
-
-def _block_diagonal(blocks: list[Tensor | None]) -> Tensor | None:
-    """Sentences' attention maps (each target pieces + EOS x its source) as one map of the joined
-    translation: each sentence's rows over its own source columns, inner EOS rows dropped."""
-    if any(b is None for b in blocks):
-        return None
-    rows = [b[:-1] for b in blocks[:-1]] + [blocks[-1]]  # type: ignore[index]
-    return torch.block_diag(*rows)

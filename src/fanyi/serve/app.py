@@ -26,8 +26,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
 from ..decode import StepHook
-from ..decode.translator import Translation as Result
-from ..decode.translator import Translator, unicode_problem
+from ..decode.translation import Translation as Result
+from ..decode.translation import unicode_problem
+from ..decode.translator import Translator
 from ..model_dir import INDEX_FILE
 from . import schemas
 from .batching import Batcher, Overloaded

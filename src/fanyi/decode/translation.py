@@ -1,0 +1,70 @@
+"""What a translation returns: its candidates (an n-best list), scores and attention.
+
+A text of several sentences is translated sentence by sentence (``lang.split_sentences``) and
+returned as one :class:`Translation`, its sentences' best candidates joined into one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+
+def unicode_problem(text: str) -> str | None:
+    """Why ``text`` is not Unicode text (a lone surrogate, as from undecodable bytes), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code = ord(text[error.start])
+        return f"not valid Unicode: a lone surrogate U+{code:04X} at character {error.start}"
+    return None
+
+
+@dataclass
+class Candidate:
+    """One translation of one source: an n-best entry."""
+
+    text: str  # detokenised
+    score: float  # log P / GNMT length penalty: the rank used by the search
+    log_prob: float  # log P(tokens, EOS | source)
+    tokens: list[str]  # target pieces, then "</s>"
+    attention: Tensor | None = None  # len(tokens) x len(source_tokens): last layer, head mean
+
+
+@dataclass
+class Translation:
+    """A source, the language it was translated into, and its candidates (best first).
+
+    A text of several sentences has one candidate: its sentences' best translations joined (its
+    score their mean, its log-probability their sum, its attention block-diagonal).
+    """
+
+    source: str  # as given
+    to: str
+    source_tokens: list[str]  # the pieces the model read, sentence by sentence: tag, text, "</s>"
+    candidates: list[Candidate]
+    error: str | None = None  # why the text was not translated (its candidate is then empty)
+
+    @property
+    def text(self) -> str:
+        return self.candidates[0].text
+
+
+@dataclass
+class AttentionMaps:
+    """Every layer's and head's cross-attention for one translation."""
+
+    source_tokens: list[str]
+    target_tokens: list[str]  # the pieces produced, then "</s>"
+    weights: Tensor  # N_dec x h x len(target_tokens) x len(source_tokens)
+
+
+def block_diagonal(blocks: list[Tensor | None]) -> Tensor | None:
+    """Sentences' attention maps (each target pieces + EOS x its source) as one map of the joined
+    translation: each sentence's rows over its own source columns, inner EOS rows dropped."""
+    if any(b is None for b in blocks):
+        return None
+    rows = [b[:-1] for b in blocks[:-1]] + [blocks[-1]]  # type: ignore[index]
+    return torch.block_diag(*rows)
