@@ -21,6 +21,7 @@ import yaml
 
 from fanyi.data import DataConfig
 from fanyi.data.prepare import clean_and_split
+from fanyi.ensemble_dir import first_member
 from fanyi.lang import Normalizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,7 +39,7 @@ def head(source: Path, target: Path, lines: int) -> None:
 
 def bundled_test_lines(corpora: Path) -> list[str]:
     """The raw Tatoeba lines of the bundled model's test pairs, in the split's order."""
-    sections = yaml.safe_load((BUNDLED / "config.yaml").read_text(encoding="utf-8"))
+    sections = yaml.safe_load((first_member(BUNDLED) / "config.yaml").read_text(encoding="utf-8"))
     config = DataConfig(**sections["data"])
     os.environ["FANYI_DATA"] = str(corpora)
     test = clean_and_split(config)[0]["test"]  # (zh, en) pairs, cleaned, as training split them

@@ -104,3 +104,10 @@ def write_ensemble_dir(models: Sequence[str | Path], out: str | Path) -> Path:
     fsync_files(tmp)
     replace_dir(tmp, out)
     return out
+
+
+def first_member(path: str | Path) -> Path:
+    """An ensemble directory's first member, any other directory itself: one model, where one
+    is needed (an export, the peers of a benchmark, the bundled model's vocabulary)."""
+    members = ensemble_members(path)
+    return members[0] if members else Path(path)

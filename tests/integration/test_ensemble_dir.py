@@ -11,7 +11,7 @@ from fanyi import Translator
 from fanyi.cli import main
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.ensemble import Ensemble
-from fanyi.ensemble_dir import ensemble_members, write_ensemble_dir
+from fanyi.ensemble_dir import ensemble_members, first_member, write_ensemble_dir
 from fanyi.model_dir import CONFIG_FILE, load_model, write_decode_defaults, write_model_dir
 from tiny_translator import tiny_de_en_model_dir, tiny_model_dir
 
@@ -45,6 +45,8 @@ def test_the_directory_holds_each_member_s_model_only(ensemble_dir):
     for member in ensemble_members(ensemble_dir) or []:
         names = sorted(p.name for p in member.iterdir())
         assert names == ["config.yaml", "model.safetensors", "spm.model"]  # no training state
+    assert first_member(ensemble_dir) == ensemble_dir / "member-1"
+    assert Translator.load(first_member(ensemble_dir)).model is not None  # a model of its own
 
 
 def test_it_translates_as_its_members_decoding_together(members, ensemble_dir):

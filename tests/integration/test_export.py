@@ -21,6 +21,7 @@ from fanyi.cli import main
 from fanyi.decode import decode
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.ensemble_dir import first_member
 from fanyi.evaluate import score
 from fanyi.model_dir import load_model
 from fanyi.serve import create_app
@@ -28,6 +29,7 @@ from hf_reference import generate
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+MODEL = first_member(BUNDLED)  # one model: what CTranslate2 and Hugging Face decode
 
 
 def golden_sentences() -> list[str]:
@@ -46,7 +48,7 @@ def exported(tmp_path_factory):
         "int8": ["--to", "ctranslate2", "--quantization", "int8"],
         "huggingface": ["--to", "huggingface"],
     }.items():
-        assert main(["export", "--output", str(root / name), *args]) == 0
+        assert main(["export", str(MODEL), "--output", str(root / name), *args]) == 0
     return {name: root / name for name in ("float32", "int8", "huggingface")}
 
 
@@ -60,7 +62,7 @@ def sentences(bundled_test_pairs):
 
 @pytest.mark.parametrize("beam", [1, 5])
 def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
-    fanyi = Translator.load(dtype="fp32")
+    fanyi = Translator.load(MODEL, dtype="fp32")
     ctranslate2 = CTranslate2Translator.load(exported["float32"])
     for to in ("en", "zh"):
         texts = [s for s, lang in sentences if lang == to]
@@ -77,7 +79,7 @@ def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
 def test_ctranslate2_reranks_as_fanyi(exported, sentences):
     """Reranking needs log P(y | x) of given pairs: CTranslate2's score_batch gives fanyi's (the
     log-probabilities fanyi's beam kept for its own translations), and both rerank alike."""
-    fanyi = Translator.load(dtype="fp32", rerank_backward=0.5)
+    fanyi = Translator.load(MODEL, dtype="fp32", rerank_backward=0.5)
     ctranslate2 = CTranslate2Translator.load(exported["float32"], rerank_backward=0.5)
     texts = [s for s, lang in sentences if lang == "en"][:30]
     best = [r.candidates[0] for r in fanyi.translations(texts, to="en", beam=1)]
@@ -111,9 +113,9 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
     src = tmp_path / "in.txt"
     src.write_text("\n".join(texts) + "\n", encoding="utf-8")
     assert main([*args, "-i", str(src)]) == 0
-    assert capsys.readouterr().out.splitlines() == Translator.load(beam=5, dtype="fp32").translate(
-        texts
-    )
+    assert capsys.readouterr().out.splitlines() == Translator.load(
+        MODEL, beam=5, dtype="fp32"
+    ).translate(texts)
     app = create_app(CTranslate2Translator.load(exported["float32"]))
     with TestClient(app) as client:
         response = client.post(
@@ -129,7 +131,7 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
 
 def test_huggingface_export_generates_fanyi_translations(exported, sentences):
     sentences = sentences[:20] + sentences[20::5]
-    translator = Translator.load(dtype="fp32")
+    translator = Translator.load(MODEL, dtype="fp32")
     marian = MarianMTModel.from_pretrained(exported["huggingface"]).eval()
     tokenizer = MarianTokenizer.from_pretrained(exported["huggingface"])
     sources = [translator.source_ids(text, to) for text, to in sentences]
@@ -154,7 +156,7 @@ def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences
     assert main(["convert", str(exported["huggingface"]), "-o", str(tmp_path / "back")]) == 0
     back, checkpoint = load_model(tmp_path / "back")
     assert checkpoint.model.sinusoid_layout == "concat"  # Marian's layout, features permuted
-    translator = Translator.load(dtype="fp32")
+    translator = Translator.load(MODEL, dtype="fp32")
     sources = [translator.source_ids(text, to) for text, to in sentences]
     for ids in sources:
         src = torch.tensor([ids])

@@ -10,6 +10,7 @@ from tiny_run import tiny_config, word_corpus
 
 from fanyi.data import ParallelDataset, Vocab
 from fanyi.data.regularization import SampledSegmentations
+from fanyi.ensemble_dir import first_member
 from fanyi.model_dir import read_state_dict
 from fanyi.train import TrainConfig, train
 
@@ -24,7 +25,7 @@ SOURCES = [
 
 @pytest.fixture(scope="module")
 def sampled() -> SampledSegmentations:
-    vocab = Vocab(BUNDLED / "spm.model")
+    vocab = Vocab(first_member(BUNDLED) / "spm.model")
     targets = [s.split(" ", 1)[1] for s in reversed(SOURCES)]  # any aligned text will do
     best = ParallelDataset(vocab.encode_batch(SOURCES), vocab.encode_batch(targets))
     return SampledSegmentations(best, (SOURCES, targets), (vocab, vocab), alpha=0.1, seed=7)
