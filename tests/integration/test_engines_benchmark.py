@@ -6,17 +6,20 @@ import json
 import pytest
 
 from conftest import run_benchmark
-from fanyi.decode.translator import BUNDLED
+from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.ensemble_dir import first_member
 
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
 
 
 def golden_files(tmp_path, n):
-    """The first ``n`` golden sources and their translations as tmp_path/src.zh and ref.en."""
-    rows = [line.split("\t") for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:n]
-    (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s, _ in rows), encoding="utf-8")
-    (tmp_path / "ref.en").write_text("".join(f"{t}\n" for _, t in rows), encoding="utf-8")
+    """The first ``n`` golden sources as tmp_path/src.zh, and ref.en their translations by the
+    model the benchmarks decode by default (the bundled model's first member, fp32)."""
+    sources = [line.split("\t")[0] for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:n]
+    references = Translator.load(first_member(BUNDLED), dtype="fp32").translate(sources, to="en")
+    (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s in sources), encoding="utf-8")
+    (tmp_path / "ref.en").write_text("".join(f"{t}\n" for t in references), encoding="utf-8")
 
 
 def test_engines_benchmark_reports_each_engine(tmp_path):

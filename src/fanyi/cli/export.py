@@ -2,7 +2,8 @@
 ctranslate2 -m OUT``, the fastest CPU path) or Hugging Face MarianMT (``transformers`` loads it
 and ``generate``s with it).
 
-MODEL defaults to the bundled model. ``--quantization`` applies to CTranslate2 (int8 stores the
+MODEL defaults to the bundled model's first member (the bundled model is an ensemble of two, and
+both engines decode one model; name ``…/bundled/zh-en/member-2`` for the other). ``--quantization`` applies to CTranslate2 (int8 stores the
 linear maps in 8 bits, about a quarter of the size).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from ..decode.translator import resolve_model_dir
+from ..ensemble_dir import first_member
 from ..interop.export_ct2 import QUANTIZATIONS, export_ctranslate2
 from ..interop.export_hf import export_huggingface
 
@@ -23,7 +25,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "model", nargs="?", metavar="MODEL", help="model directory (default: bundled)"
+        "model",
+        nargs="?",
+        metavar="MODEL",
+        help="model directory (default: the bundled model's first member)",
     )
     parser.add_argument("--to", required=True, choices=["ctranslate2", "huggingface"])
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="a new directory")
@@ -37,7 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    model = resolve_model_dir(args.model)
+    model = resolve_model_dir(args.model) if args.model else first_member(resolve_model_dir(None))
     if args.to == "ctranslate2":
         print(export_ctranslate2(model, args.output, args.quantization))
     else:
