@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import math
@@ -19,6 +20,8 @@ from pathlib import Path
 import torch
 
 from fanyi import host
+from fanyi.decode.translator import BUNDLED
+from fanyi.ensemble_dir import first_member
 
 
 def machine() -> dict:
@@ -61,6 +64,18 @@ def matmul_gflops(threads: int, n: int = 1024, calls: int = 20) -> dict[str, flo
         speeds[name] = round(2 * n**3 / seconds / 1e9, 1)
     torch.set_num_threads(previous)
     return speeds
+
+
+def add_one_model_argument(parser: argparse.ArgumentParser) -> None:
+    """MODEL, for a benchmark against peers that decode one model: default the bundled model,
+    or its first member when it is an ensemble."""
+    parser.add_argument(
+        "model",
+        nargs="?",
+        default=str(first_member(BUNDLED)),
+        help="model directory (default: the bundled model; an ensemble's first member, as the "
+        "peers decode one model)",
+    )
 
 
 def read_lines(path: str, limit: int | None = None) -> list[str]:

@@ -28,9 +28,8 @@ from pathlib import Path
 
 import ctranslate2
 
-from common import emit, machine, read_lines, with_allocator
-from fanyi.decode.translator import BUNDLED, Translator
-from fanyi.ensemble_dir import first_member
+from common import add_one_model_argument, emit, machine, read_lines, with_allocator
+from fanyi.decode.translator import Translator
 from fanyi.evaluate import score
 from fanyi.interop.export_ct2 import export_ctranslate2
 
@@ -122,13 +121,7 @@ def run(args: argparse.Namespace, sources: list[str], refs: list[str], workdir: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "model",
-        nargs="?",
-        default=str(first_member(BUNDLED)),
-        help="model directory (default: the bundled model; an ensemble's first member, as the "
-        "peers decode one model)",
-    )
+    add_one_model_argument(parser)
     parser.add_argument("--split", default="data/tatoeba-bi-plus", help="prepared split")
     parser.add_argument("--src", help="sources, one a line (instead of --split)")
     parser.add_argument("--ref", help="references of --src")

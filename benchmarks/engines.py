@@ -19,10 +19,9 @@ from pathlib import Path
 
 import ctranslate2
 
-from common import emit, interleaved, machine, read_lines
+from common import add_one_model_argument, emit, interleaved, machine, read_lines
 from fanyi.decode.ct2_engine import CTranslate2Translator
-from fanyi.decode.translator import BUNDLED, Translator
-from fanyi.ensemble_dir import first_member
+from fanyi.decode.translator import Translator
 from fanyi.evaluate import score
 from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.runtime import set_threads
@@ -95,13 +94,7 @@ def report(result: dict, sentences: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "model",
-        nargs="?",
-        default=str(first_member(BUNDLED)),
-        help="model directory (default: the bundled model; an ensemble's first member, as the "
-        "peers decode one model)",
-    )
+    add_one_model_argument(parser)
     parser.add_argument("--split", default="data/tatoeba-bi", help="prepared bidirectional split")
     parser.add_argument("--src", help="sources, one a line (instead of --split)")
     parser.add_argument("--ref", help="references of --src")

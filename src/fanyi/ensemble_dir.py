@@ -34,6 +34,7 @@ from .model_dir import (
 )
 
 MEMBER = "member-{}"
+VOCAB_FILES = ("src_model", "tgt_model", "ids")  # keys of a config's vocab section naming files
 SHARED_TEXT = ("src_lang", "tgt_lang", "bidirectional", "lang_tags", "nfkc", "t2s")
 
 
@@ -52,8 +53,9 @@ def ensemble_members(path: str | Path) -> list[Path] | None:
 
 
 def read_ensemble(path: str | Path) -> tuple[list[Checkpoint], Checkpoint]:
-    """The members' configs, and the one the translator reads text by: the first member's,
-    with the ensemble's decoding defaults and its members named in ``info["ensemble"]``."""
+    """The members' configs, and the ensemble's own: the first member's text settings and
+    vocabularies, at the ensemble directory, with its decoding defaults and its members named in
+    ``info["ensemble"]``."""
     found = ensemble_members(path)
     if found is None:
         raise ValueError(f"{path} is not an ensemble directory (no {ENSEMBLE_KEY} in its config)")
@@ -64,7 +66,12 @@ def read_ensemble(path: str | Path) -> tuple[list[Checkpoint], Checkpoint]:
         raise ValueError(f"{Path(path) / CONFIG_FILE}: decode must be a mapping")
     first = checkpoints[0]
     info = {**first.info, "ensemble": [str(c.path) for c in checkpoints]}
-    return checkpoints, dataclasses.replace(first, decode=decode, info=info)
+    vocab = {
+        k: f"{first.path.name}/{v}" if k in VOCAB_FILES and v else v for k, v in first.vocab.items()
+    }
+    return checkpoints, dataclasses.replace(
+        first, path=Path(path), vocab=vocab, decode=decode, info=info
+    )
 
 
 def check_members(checkpoints: Sequence[Checkpoint]) -> None:
@@ -95,7 +102,7 @@ def write_ensemble_dir(models: Sequence[str | Path], out: str | Path) -> Path:
     names = [MEMBER.format(i) for i in range(1, len(models) + 1)]
     for name, checkpoint in zip(names, checkpoints, strict=True):
         (tmp / name).mkdir(parents=True)
-        vocab = [checkpoint.vocab.get(k) for k in ("src_model", "tgt_model", "ids")]
+        vocab = [checkpoint.vocab.get(k) for k in VOCAB_FILES]
         for file in dict.fromkeys([MODEL_FILE, CONFIG_FILE, *filter(None, vocab)]):
             shutil.copyfile(checkpoint.path / file, tmp / name / file)
         fsync_files(tmp / name)

@@ -78,6 +78,10 @@ def test_its_decoding_defaults_are_its_own(ensemble_dir, tmp_path):
     assert ensemble_members(copy) == [copy / "member-1", copy / "member-2"]
     translator = Translator.load(copy)
     assert (translator.config.length_penalty, translator.config.beam) == (2.5, 2)
+    assert translator.checkpoint.path == copy  # its name, as the server reports it
+    write_decode_defaults(copy, {"beam": 0})
+    with pytest.raises(ValueError, match=f"{copy / CONFIG_FILE}: decode: beam"):
+        Translator.load(copy)
 
 
 def test_members_must_read_text_alike(members, tmp_path_factory, tmp_path, capsys):
