@@ -3,9 +3,9 @@
 At each step every member reads the same prefix and predicts the next token; the ensemble's
 distribution is the mean of theirs, p(y_t) = (1/M) Σ_m p_m(y_t | y_<t, x), the combination of
 the ensembles that the paper's Table 2 compares against (Sutskever et al. 2014, §3.6; Wu et al.
-2016) and of fairseq's and Marian's. It decodes with any search, as one model would: its "hidden state" is its
-members' side by side, and its generator turns them into log (1/M) Σ_m p_m, which is already
-normalised, so the search's log-softmax leaves it unchanged. Members must share vocabularies
+2016) and of fairseq's and Marian's. It decodes with any search, as one model would: its
+"hidden state" is its members' side by side, and its generator turns them into
+log (1/M) Σ_m p_m, which is already normalised, so the search's log-softmax leaves it unchanged. Members must share vocabularies
 and special ids; they may differ in anything else (depth, width, pre- or post-norm).
 """
 
@@ -58,8 +58,13 @@ class MixtureGenerator(nn.Module):
             g.logits(part).float().log_softmax(dim=-1)
             for g, part in zip(cast(list[Generator], self.generators), parts, strict=True)
         ]
-        # log Σ_m p_m, pairwise: logaddexp is one fused pass (4x faster than logsumexp of a stack)
-        return functools.reduce(torch.logaddexp, log_probs) - math.log(len(log_probs))
+        return mixture(log_probs)
+
+
+def mixture(log_probs: list[Tensor]) -> Tensor:
+    """log (1/M) Σ_m p_m of M members' log-probabilities (same shapes), pairwise: logaddexp is
+    one fused pass, 4x faster than logsumexp over a stack of them."""
+    return functools.reduce(torch.logaddexp, log_probs) - math.log(len(log_probs))
 
 
 class Ensemble(nn.Module):

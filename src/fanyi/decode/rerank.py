@@ -13,7 +13,6 @@ noisy-channel reranking (Yee et al., 2019). λ is chosen on dev (docs/quality.md
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import torch
@@ -21,7 +20,7 @@ from torch import Tensor
 
 from ..data.batching import Batch, collate, token_batches
 from ..model import Transformer
-from .ensemble import Model, members
+from .ensemble import Model, members, mixture
 from .hypothesis import Hypothesis, StepHook, no_pause
 
 
@@ -48,8 +47,7 @@ def log_likelihoods(
         between_batches()
         batch = collate([(sources[i][:-1], targets[i]) for i in rows], c.pad_id, c.bos_id, c.eos_id)
         batch = batch.to(device)
-        per_member = torch.stack([gold_log_probs(m, batch) for m in models])
-        per_token = per_member.logsumexp(dim=0) - math.log(len(models))
+        per_token = mixture([gold_log_probs(m, batch) for m in models])
         per_token = per_token.masked_fill(batch.tgt_out == c.pad_id, 0)
         for i, value in zip(rows, per_token.sum(dim=1).tolist(), strict=True):
             found[i] = value
