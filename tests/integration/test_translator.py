@@ -24,6 +24,14 @@ def translator(model_dir) -> Translator:
     return Translator.load(model_dir, beam=2)
 
 
+def assert_rows_sum_to_one(attention: torch.Tensor, translator: Translator) -> None:
+    """Each row of attention weights is a distribution: within 1e-4 in fp32 and int8, within
+    bf16's precision (2⁻⁸) where dtype auto took bf16 (on AMX hosts)."""
+    tolerance = 1e-2 if translator.config.dtype == "bf16" else 1e-4
+    ones = torch.ones(attention.shape[0])
+    torch.testing.assert_close(attention.sum(-1), ones, atol=tolerance, rtol=0)
+
+
 def test_strings_in_strings_out_empty_stays_empty(translator):
     out = translator.translate(["你好。", "", "  ", "Hello."])
     assert len(out) == 4 and all(isinstance(t, str) for t in out)
@@ -65,7 +73,7 @@ def test_n_best_scores_and_attention(translator):
     for c in result.candidates:
         assert c.tokens[-1] == "</s>"
         assert c.attention.shape == (len(c.tokens), len(result.source_tokens))
-        assert torch.allclose(c.attention.sum(-1), torch.ones(len(c.tokens)), atol=1e-4)
+        assert_rows_sum_to_one(c.attention, translator)
     assert translator.translate(["你好。"], return_scores=True)[0].candidates[0].score < 0
 
 
@@ -96,7 +104,7 @@ def test_a_joined_translation_has_block_diagonal_attention(translator):
     cols = result.source_tokens.index("</s>") + 1  # the first sentence's source pieces
     torch.testing.assert_close(candidate.attention[:rows, :cols], first.attention[:-1])
     assert candidate.attention[:rows, cols:].abs().sum() == 0  # none on the other sentence
-    torch.testing.assert_close(candidate.attention.sum(-1), torch.ones(len(candidate.tokens)))
+    assert_rows_sum_to_one(candidate.attention, translator)
 
 
 def test_one_sentence_longer_than_the_model_reads_is_split_or_refused(model_dir, translator):
