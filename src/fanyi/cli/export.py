@@ -3,8 +3,9 @@ ctranslate2 -m OUT``, the fastest CPU path) or Hugging Face MarianMT (``transfor
 and ``generate``s with it).
 
 MODEL defaults to the bundled model's first member (the bundled model is an ensemble of two, and
-both engines decode one model; name ``…/bundled/zh-en/member-2`` for the other). ``--quantization`` applies to CTranslate2 (int8 stores the
-linear maps in 8 bits, about a quarter of the size).
+both engines decode one model; name ``…/bundled/zh-en/member-2`` for the other).
+``--quantization`` applies to CTranslate2 (int8 stores the linear maps in 8 bits, about a
+quarter of the size).
 """
 
 from __future__ import annotations

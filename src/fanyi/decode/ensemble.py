@@ -4,9 +4,9 @@ At each step every member reads the same prefix and predicts the next token; the
 distribution is the mean of theirs, p(y_t) = (1/M) Σ_m p_m(y_t | y_<t, x), the combination of
 the ensembles that the paper's Table 2 compares against (Sutskever et al. 2014, §3.6; Wu et al.
 2016) and of fairseq's and Marian's. It decodes with any search, as one model would: its
-"hidden state" is its members' side by side, and its generator turns them into
-log (1/M) Σ_m p_m, which is already normalised, so the search's log-softmax leaves it unchanged. Members must share vocabularies
-and special ids; they may differ in anything else (depth, width, pre- or post-norm).
+"hidden state" is its members' side by side, and its generator turns them into log (1/M) Σ_m p_m,
+which is already normalised, so the search's log-softmax leaves it unchanged. Members must share
+vocabularies and special ids; they may differ in anything else (depth, width, pre- or post-norm).
 """
 
 from __future__ import annotations
