@@ -28,4 +28,5 @@ class PositionwiseFeedForward(nn.Module):
         self.activation = ACTIVATIONS[activation]
 
     def forward(self, x: Tensor) -> Tensor:  # b x t x d_model → b x t x d_model
-        return self.w_2(self.dropout(self.activation(self.w_1(x))))
+        hidden = self.activation(self.w_1(x))
+        return self.w_2(self.dropout(hidden) if self.training else hidden)

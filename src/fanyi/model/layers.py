@@ -25,9 +25,10 @@ class SublayerConnection(nn.Module):
         self.pre_norm = pre_norm
 
     def forward(self, x: Tensor, sublayer: Callable[[Tensor], Tensor]) -> Tensor:
-        if self.pre_norm:
-            return x + self.dropout(sublayer(self.norm(x)))
-        return self.norm(x + self.dropout(sublayer(x)))
+        y = sublayer(self.norm(x) if self.pre_norm else x)
+        if self.training:  # in evaluation dropout is the identity: a decoding step skips the call
+            y = self.dropout(y)
+        return x + y if self.pre_norm else self.norm(x + y)
 
 
 class EncoderLayer(nn.Module):
@@ -79,14 +80,15 @@ class DecoderLayer(nn.Module):
         x: Tensor,
         self_cache: KVCache,
         cross_cache: KVCache,
-        src_mask: Tensor | None,
+        memory_bias: Tensor | None,
         group: int = 1,
         need_weights: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
         """New target positions only, reusing cached self-attention and memory keys/values.
 
         The rows come in runs of ``group`` per source (beams): their queries attend to the
-        source's memory together, as ``group`` x n query positions of one row.
+        source's memory together, as ``group`` x n query positions of one row. ``memory_bias``
+        (sources·h x 1 x s): 0 on source tokens, -inf on padding (``DecoderState``).
         """
         x = self.sublayers[0](x, lambda y: self.self_attn.forward_step(y, self_cache)[0])
         weights: list[Tensor | None] = [None]
@@ -95,8 +97,8 @@ class DecoderLayer(nn.Module):
         def cross(y: Tensor) -> Tensor:
             b, n, d = y.shape
             q = self.cross_attn.project_query(y.reshape(b // group, group * n, d))
-            out, w = self.cross_attn.attend(
-                q, memory_key, memory_value, src_mask, need_weights=need_weights
+            out, w = self.cross_attn.attend_step(
+                q, memory_key, memory_value, memory_bias, need_weights
             )
             if w is not None:  # b/group x h x group·n x s → b x h x n x s
                 w = w.unflatten(2, (group, n)).transpose(1, 2).flatten(0, 1)

@@ -41,10 +41,15 @@ class DecoderState:
     memory keys/values are kept once per source and the k beams attend to them together.
     """
 
-    def __init__(self, n_layers: int, src_mask: Tensor | None, group: int = 1) -> None:
+    def __init__(self, n_layers: int, src_mask: Tensor | None, h: int, group: int = 1) -> None:
         self.self_attn = [KVCache() for _ in range(n_layers)]
         self.cross_attn = [KVCache() for _ in range(n_layers)]
-        self.src_mask = src_mask  # b x 1 x 1 x s, or None when no source has padding
+        self.memory_bias = None  # b·h x 1 x s: 0 on tokens, -inf on padding; None: no padding
+        if src_mask is not None:
+            bias = src_mask.new_zeros(src_mask.shape, dtype=torch.float32)
+            bias = bias.masked_fill(~src_mask, float("-inf"))
+            self.memory_bias = bias.expand(-1, h, -1, -1).flatten(0, 1)
+        self.h = h
         self.group = group  # target rows per source
         self.position = 0  # target positions decoded so far
 
@@ -61,8 +66,9 @@ class DecoderState:
             sources = index[:: self.group].div(self.group, rounding_mode="floor")
         for cache in self.cross_attn:
             cache.select(sources)
-        if self.src_mask is not None:
-            self.src_mask = self.src_mask.index_select(0, sources)
+        if self.memory_bias is not None:
+            by_source = self.memory_bias.unflatten(0, (-1, self.h))
+            self.memory_bias = by_source.index_select(0, sources).flatten(0, 1)
 
     def reorder(self, index: Tensor) -> None:
         """Reorder rows among the beams of each source (no row moves to another source): only the
@@ -98,7 +104,8 @@ class Decoder(nn.Module):
     def start(self, memory: Tensor, src_mask: Tensor | None, group: int = 1) -> DecoderState:
         """Project the memory into every layer's encoder-decoder keys/values, once per source
         (which ``group`` target rows will share)."""
-        state = DecoderState(len(self.layers), src_mask, group)
+        heads = cast(DecoderLayer, self.layers[0]).cross_attn.h
+        state = DecoderState(len(self.layers), src_mask, heads, group)
         for layer, cache in zip(
             cast(list[DecoderLayer], self.layers), state.cross_attn, strict=True
         ):
@@ -114,7 +121,7 @@ class Decoder(nn.Module):
             cast(list[DecoderLayer], self.layers), state.self_attn, state.cross_attn, strict=True
         ):
             x, w = layer.forward_step(
-                x, self_cache, cross_cache, state.src_mask, state.group, need_weights
+                x, self_cache, cross_cache, state.memory_bias, state.group, need_weights
             )
             if w is not None:
                 weights.append(w)

@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from fanyi.decode import DecodeConfig, decode, prepare_model, quantize_int8, to_bfloat16
+from fanyi.decode.quantize import PackedLinear
 from tiny_model import tiny_model
 
 BOS, EOS = 2, 3
@@ -49,3 +50,32 @@ def test_prepared_model_decodes_like_fp32(model, dtype):
     got = decode(fast, src, config, BOS, EOS)
     first_tokens = [(e[0].tokens[:3], g[0].tokens[:3]) for e, g in zip(expected, got, strict=True)]
     assert sum(e == g for e, g in first_tokens) >= len(first_tokens) // 2
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "int8"])
+def test_a_converted_model_with_dropout_decodes_the_same_every_time(dtype):
+    """Every module of a bf16 / int8 copy is in evaluation mode, the split encoder-decoder
+    attention too: in training mode its attention dropout made each call translate differently."""
+    model = tiny_model(0, vocab=64, d_model=64, d_ff=128, dropout=0.3, attention_dropout=0.3)
+    fast = prepare_model(model, DecodeConfig(dtype=dtype))
+    assert not any(m.training for m in fast.modules())
+    torch.manual_seed(3)
+    src = torch.randint(4, 64, (4, 9))
+    config = DecodeConfig(beam=3, max_len_a=0.0, max_len_b=8, dtype=dtype)
+    runs = [[h[0].tokens for h in decode(fast, src, config, BOS, EOS)] for _ in range(3)]
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_packed_bf16_linear_maps_equal_plain_ones():
+    """``PackedLinear`` (oneDNN's pre-arranged weight) computes what ``F.linear`` does in bf16,
+    for any number of rows and for 3-d inputs."""
+    linear = torch.nn.Linear(64, 96).to(torch.bfloat16)
+    if not PackedLinear.available(linear):
+        pytest.skip("this torch build has no oneDNN")
+    packed = PackedLinear(linear)
+    torch.manual_seed(4)
+    for shape in [(1, 64), (5, 64), (33, 64), (7, 3, 64)]:
+        x = torch.randn(shape).to(torch.bfloat16)
+        expected = torch.nn.functional.linear(x.float(), linear.weight.float(), linear.bias.float())
+        assert packed(x).shape == expected.shape
+        torch.testing.assert_close(packed(x).float(), expected, atol=0.05, rtol=0.02)

@@ -82,7 +82,8 @@ def test_cached_beam_search_equals_the_uncached_reference(beam, alpha):
     for row, hyps in zip(rows, result, strict=True):
         expected = reference_beam(row, beam, alpha, limit=8)
         assert [h.tokens for h in hyps] == [tokens for tokens, _ in expected]
-        assert [h.score for h in hyps] == pytest.approx([score for _, score in expected], abs=1e-9)
+        # equal up to float32 rounding: the cached step scales Q Kᵀ inside its batched product
+        assert [h.score for h in hyps] == pytest.approx([score for _, score in expected], rel=1e-6)
 
 
 @pytest.mark.parametrize("beam", [1, 3])
