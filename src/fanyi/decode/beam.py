@@ -162,7 +162,7 @@ def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:
     return sorted(finished, key=lambda h: h.score, reverse=True)[:n_best]
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def beam_search(
     model: Model,
     src: Tensor,

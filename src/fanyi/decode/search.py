@@ -64,7 +64,7 @@ class _Paths:
             self.attention = self.attention[index]
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def single_path_search(
     model: Model,
     src: Tensor,
