@@ -146,7 +146,8 @@ class Generator(nn.Module):
 class Transformer(nn.Module):
     """The encoder-decoder Transformer of Figure 1."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, config: ModelConfig, initialise: bool = True) -> None:
+        """``initialise=False`` skips ``reset_parameters``, for weights about to be loaded."""
         super().__init__()
         c = self.config = config
         final_norm = c.has_final_norm
@@ -155,7 +156,8 @@ class Transformer(nn.Module):
         self.encoder = Encoder([EncoderLayer(c) for _ in range(c.N_enc)], c.d_model, final_norm)
         self.decoder = Decoder([DecoderLayer(c) for _ in range(c.N_dec)], c.d_model, final_norm)
         self.generator = Generator(c.d_model, c.tgt_vocab_size)
-        self.reset_parameters()
+        if initialise:
+            self.reset_parameters()
         if c.tie_embeddings:  # §3.4: one weight matrix for both embeddings and the pre-softmax map
             shared = self.tgt_embed.embeddings.lut.weight
             self.src_embed.embeddings.lut.weight = shared
@@ -232,6 +234,6 @@ def _input_embedding(c: ModelConfig, vocab_size: int) -> InputEmbedding:
     return InputEmbedding(embeddings, positional, c.max_len, c.dropout)
 
 
-def build_model(config: ModelConfig) -> Transformer:
-    """The Transformer for ``config``, initialised."""
-    return Transformer(config)
+def build_model(config: ModelConfig, initialise: bool = True) -> Transformer:
+    """The Transformer for ``config``, initialised (unless its weights are about to be loaded)."""
+    return Transformer(config, initialise)
