@@ -141,10 +141,11 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[Tensor, Tensor | None]:
         """Attend per head, concatenate heads and apply Wᴼ. Returns b x t x d_model (+ weights)."""
         p = self.dropout if self.training else 0.0
-        # On a CPU, training and decoding steps (a few queries: one per beam) take the explicit
-        # path too: torch's CPU flash kernel was measured up to 3x slower for the backward of
-        # sentence-length inputs in bf16 (benchmarks/train_step.py), and 1.1-4x slower for a
-        # decoding step's few queries (benchmarks/decode.py).
+        # On a CPU, training and short inputs (a few queries: a short teacher-forced target) take
+        # the explicit path too: torch's CPU flash kernel was measured up to 3x slower for the
+        # backward of sentence-length inputs in bf16 (benchmarks/train_step.py), and 1.1-4x
+        # slower for a few queries (benchmarks/decode.py, before decoding steps got their own
+        # ``attend_step``).
         on_cpu = q.device.type == "cpu"
         explicit = need_weights or (on_cpu and (q.requires_grad or q.size(2) <= 8))
         weights = None
