@@ -38,15 +38,14 @@ class PackedLinear(nn.Module):
     """A bf16 linear map y = x Wᵀ + b whose W oneDNN lays out once in the blocks its matrix
     kernels read (AMX tiles, AVX-512 BF16 dot products). ``F.linear`` re-lays W out at every
     call, which for a decoding step's few rows costs as much as the product: packed, the maps
-    of the tiny model ran 1.4-1.9x faster at 16-32 rows on an AMX Xeon (docs/decoding.md)."""
+    of the tiny model ran 1.3-1.9x faster at 16-32 rows on an AMX Xeon
+    (``python benchmarks/packed_linear.py``)."""
 
     ROWS = 32  # the rows oneDNN is told to expect; any number works
 
     def __init__(self, linear: nn.Linear) -> None:
         super().__init__()
-        self.in_features, self.out_features = linear.in_features, linear.out_features
-        weight = linear.weight.detach()
-        self.packed = torch.ops.mkldnn._reorder_linear_weight(weight, self.ROWS)
+        self.packed = torch.ops.mkldnn._reorder_linear_weight(linear.weight.detach(), self.ROWS)
         self.bias = None if linear.bias is None else linear.bias.detach()
 
     @staticmethod
