@@ -19,11 +19,14 @@ import dataclasses
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
 
 from .. import host
+from ..model import Transformer
+from .compiled import compile_decoder
 from .config import DecodeConfig, Dtype
 from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
@@ -41,6 +44,8 @@ def candidates(config: DecodeConfig, flags: frozenset[str], device: torch.device
         native = {"bf16"} if torch.cuda.is_bf16_supported() else set()
     else:
         native = {"int8", "bf16"} if flags & host.BF16_FLAGS else {"int8"}
+    if config.compile:
+        native.discard("int8")  # compiled steps run fp32 or bf16
     chosen: list[Dtype] = ["fp32"]
     return chosen + [d for d in ("int8", "bf16") if d in native and d in config.auto_dtypes]
 
@@ -114,10 +119,21 @@ def prepare_model(model: Model, config: DecodeConfig, model_key: str | None = No
     """``model`` in ``config.dtype`` (``auto``: :func:`choose_dtype`'s), a copy unless fp32, in
     eval mode."""
     dtype = choose_dtype(model, config, model_key)
-    convert = {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype)
+    convert = _converter(dtype, config.compile)
     if convert is None:
         return model.eval()
     return model.map(convert) if isinstance(model, Ensemble) else convert(model)
+
+
+def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transformer] | None:
+    """What turns an fp32 model into one decoding in ``dtype`` (None: nothing to do)."""
+    if compiled:
+        if dtype == "int8":
+            raise ValueError("compile runs fp32 or bf16 models, not int8")
+        if dtype == "bf16":
+            return lambda model: compile_decoder(to_bfloat16(model, pack=False))
+        return compile_decoder
+    return {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype)
 
 
 def resolved(model: Model, config: DecodeConfig, model_key: str | None) -> DecodeConfig:

@@ -20,18 +20,24 @@ from ..model import MultiHeadAttention, Transformer
 from ..model.layers import DecoderLayer
 
 
-def to_bfloat16(model: Transformer) -> Transformer:
+def to_bfloat16(model: Transformer, pack: bool = True) -> Transformer:
     """A copy of ``model`` with every weight and buffer in bfloat16, ready for decoding; on a
-    CPU with oneDNN its linear maps are ``PackedLinear``."""
+    CPU with oneDNN its linear maps are ``PackedLinear`` (unless ``pack`` is False: a model
+    whose decoder is to be compiled, ``decode/compiled.py``)."""
     model = copy.deepcopy(model).to(torch.bfloat16).eval()
-    if not PackedLinear.available(model):
+    if not pack or not PackedLinear.available(model):
         return model
     _split_cross_attention(model)
-    for parent in list(model.modules()):
+    pack_linear_maps(model)
+    return model.eval()
+
+
+def pack_linear_maps(module: nn.Module) -> None:
+    """Replace every bf16 ``nn.Linear`` inside ``module`` by its ``PackedLinear``."""
+    for parent in list(module.modules()):
         for name, child in parent.named_children():
             if isinstance(child, nn.Linear):
                 setattr(parent, name, PackedLinear(child))
-    return model.eval()
 
 
 class PackedLinear(nn.Module):

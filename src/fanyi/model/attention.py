@@ -36,7 +36,8 @@ class KVCache:
     per source. Storage grows by doubling so a step costs no copy of the past, and reordering
     rows (beam search) copies only the positions held into a second buffer kept for the
     purpose, so a step allocates nothing. Keys and values are kept in float32 whatever the
-    model's dtype (``MultiHeadAttention.attend_step``).
+    model's dtype (``MultiHeadAttention.attend_step``); buffers start as zeros, so positions
+    not yet held are finite (a compiled step attends over whole buffers, ``decode/compiled.py``).
     """
 
     def __init__(self) -> None:
@@ -60,19 +61,39 @@ class KVCache:
 
     def append(self, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor]:
         """Add ``key``/``value`` (b x h x n x d_k); return all keys and values so far."""
-        n = key.size(2)
-        if self.key is None or self.length + n > self.key.size(2):
-            self._grow(key, max(2 * (self.length + n), 16))
-        assert self.key is not None and self.value is not None
-        self.key[:, :, self.length : self.length + n] = key
-        self.value[:, :, self.length : self.length + n] = value
-        self.length += n
+        b, h, n, d_k = key.shape
+        whole_key, whole_value = self.claim(n, (b, h, d_k), key.device)
+        whole_key[:, :, self.length - n : self.length] = key
+        whole_value[:, :, self.length - n : self.length] = value
         return self.view()
 
-    def _grow(self, like: Tensor, capacity: int) -> None:
-        b, h, _, d_k = like.shape
-        key = like.new_empty(b, h, capacity, d_k, dtype=torch.float32)
-        value = like.new_empty(b, h, capacity, d_k, dtype=torch.float32)
+    def claim(
+        self, n: int, shape: tuple[int, int, int], device: torch.device
+    ) -> tuple[Tensor, Tensor]:
+        """Count ``n`` more positions of keys/values shaped ``shape`` (b, h, d_k) as held, growing
+        the buffers if need be; return the whole buffers (b x h x capacity x d_k) for the caller
+        to write those positions."""
+        if self.key is None or self.length + n > self.key.size(2):
+            self._grow(shape, device, max(2 * (self.length + n), 16))
+        assert self.key is not None and self.value is not None
+        self.length += n
+        return self.key, self.value
+
+    def bias(self, n: int) -> Tensor | None:
+        """What the ``n`` newest positions may see of the held ones, as an additive bias (n x
+        length: 0 allowed, -inf not): every earlier position and, among themselves, only earlier
+        ones. None for one position, which sees them all."""
+        if n == 1:
+            return None
+        assert self.key is not None
+        allowed = torch.ones(n, self.length, dtype=torch.bool, device=self.key.device)
+        bias = self.key.new_zeros(n, self.length)
+        return bias.masked_fill(~allowed.tril(self.length - n), float("-inf"))
+
+    def _grow(self, shape: tuple[int, int, int], device: torch.device, capacity: int) -> None:
+        b, h, d_k = shape
+        key = torch.zeros(b, h, capacity, d_k, device=device)
+        value = torch.zeros(b, h, capacity, d_k, device=device)
         if self.key is not None and self.value is not None:
             key[:, :, : self.length] = self.key[:, :, : self.length]
             value[:, :, : self.length] = self.value[:, :, : self.length]
@@ -89,7 +110,7 @@ class KVCache:
         rows = index.numel()
         if self.spare is None or self.spare[0].size(0) < rows:
             shape = (rows, *self.key.shape[1:])
-            self.spare = (self.key.new_empty(shape), self.value.new_empty(shape))
+            self.spare = (self.key.new_zeros(shape), self.value.new_zeros(shape))
         key, value = self.spare[0][:rows], self.spare[1][:rows]
         held = slice(0, self.length)
         torch.index_select(self.key[:, :, held], 0, index, out=key[:, :, held])
@@ -204,13 +225,9 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[Tensor, Tensor | None]:
         """Decoder self-attention for ``n`` new positions, appending their keys/values to ``cache``.
 
-        The new positions see every cached position and, among themselves, only earlier ones.
+        The new positions see every cached position and, among themselves, only earlier ones
+        (``cache.bias``).
         """
         q, k, v = self.project_qkv(query)
         keys, values = cache.append(k, v)
-        n, s = q.size(2), keys.size(2)
-        bias = None
-        if n > 1:  # query i sits at position s-n+i and may see keys 0 … s-n+i
-            allowed = torch.ones(n, s, dtype=torch.bool, device=q.device).tril(s - n)
-            bias = keys.new_zeros(n, s).masked_fill(~allowed, float("-inf"))
-        return self.attend_step(q, keys, values, bias, need_weights)
+        return self.attend_step(q, keys, values, cache.bias(q.size(2)), need_weights)

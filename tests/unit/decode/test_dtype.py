@@ -40,6 +40,12 @@ def test_bf16_is_a_candidate_only_with_bf16_instructions():
     assert dtype.candidates(config, frozenset({"amx_bf16"}), CPU) == ["fp32", "int8", "bf16"]
 
 
+def test_a_compiled_decoder_is_never_int8():
+    config = DecodeConfig(compile=True)
+    assert dtype.candidates(config, AVX2, CPU) == ["fp32"]
+    assert dtype.candidates(config, ZEN4, CPU) == ["fp32", "bf16"]
+
+
 def test_the_allowed_dtypes_narrow_the_candidates():
     assert dtype.candidates(DecodeConfig(auto_dtypes=["fp32", "bf16"]), ZEN4, CPU) == [
         "fp32",

@@ -1,0 +1,74 @@
+"""A compiled decoder step (``DecodeConfig.compile``) decodes exactly as the eager one in fp32.
+
+Each search compiles once (TorchInductor, C++): about 20 s per test on two cores.
+"""
+
+import shutil
+
+import pytest
+import torch
+
+from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode.compiled import CompiledDecoder, compile_decoder
+from tiny_model import tiny_model
+
+BOS, EOS = 2, 3
+
+needs_compiler = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+
+
+@pytest.fixture(scope="module")
+def model():
+    model = tiny_model(0, vocab=64, d_model=64, d_ff=128)
+    with torch.no_grad():
+        model.generator.proj.weight.mul_(3.0)  # a peaked distribution, like a trained model's
+    return model
+
+
+def sources() -> torch.Tensor:
+    """Three sources, one padded: rows finish at different steps and the batch shrinks."""
+    src = torch.randint(4, 64, (3, 9), generator=torch.Generator().manual_seed(3))
+    src[0, 6:] = 0
+    return src
+
+
+@needs_compiler
+@pytest.mark.parametrize("beam", [1, 3])
+def test_compiled_steps_decode_like_eager_ones(model, beam):
+    config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=12, dtype="fp32")
+    compiled = prepare_model(model, DecodeConfig(**{**config.__dict__, "compile": True}))
+    assert isinstance(compiled.decoder, CompiledDecoder)
+    assert not isinstance(model.decoder, CompiledDecoder)  # the original is untouched
+    calls = []
+    step = compiled.decoder.compiled_step
+    compiled.decoder.compiled_step = lambda *args: calls.append(1) or step(*args)
+    expected = decode(model, sources(), config, BOS, EOS)
+    got = decode(compiled, sources(), config, BOS, EOS)
+    assert len(calls) >= 12  # every step of the search but the first ran compiled
+    for want, have in zip(expected, got, strict=True):
+        assert [h.tokens for h in have] == [h.tokens for h in want]
+        assert [h.score for h in have] == pytest.approx([h.score for h in want], abs=1e-4)
+
+
+@needs_compiler
+def test_steps_that_need_attention_weights_run_eagerly(model):
+    """Attention weights (``attention: true``) are not compiled for: those steps run eagerly."""
+    config = DecodeConfig(beam=1, max_len_a=0.0, max_len_b=6, dtype="fp32", attention=True)
+    compiled = compile_decoder(model)
+    compiled.decoder.compiled_step = None  # would raise if called
+    got = decode(compiled, sources(), config, BOS, EOS)
+    expected = decode(model, sources(), config, BOS, EOS)
+    assert [g[0].tokens for g in got] == [e[0].tokens for e in expected]
+    assert all(g[0].attention is not None for g in got)
+
+
+def test_compile_needs_a_compiler(model, monkeypatch):
+    monkeypatch.setenv("CXX", "no-such-compiler-here")
+    with pytest.raises(ValueError, match="C\\+\\+ compiler"):
+        compile_decoder(model)
+
+
+def test_compile_takes_fp32_or_bf16():
+    with pytest.raises(ValueError, match="not int8"):
+        DecodeConfig(dtype="int8", compile=True)
+    assert DecodeConfig(compile=True).dtype == "auto"  # auto then never chooses int8
