@@ -10,6 +10,7 @@ translate`` does; ``--malloc glibc`` for glibc's). Ends with one JSON line.
 
     python benchmarks/decode.py            # tiny and base-small, about 10 minutes
     python benchmarks/decode.py --quick    # tiny only, one round
+    python benchmarks/decode.py --sizes tiny --compile   # and fanyi with compiled steps
 """
 
 from __future__ import annotations
@@ -94,11 +95,18 @@ def with_threads(threads: int, fn: Run) -> Run:
     return run
 
 
-def fanyi_runs(model: Transformer, src: Tensor, beam: int, cores: int) -> dict[str, Run]:
-    """fanyi in each dtype; on two cores both as two threads and as two workers."""
+def fanyi_runs(
+    model: Transformer, src: Tensor, beam: int, cores: int, prepared: dict
+) -> dict[str, Run]:
+    """fanyi in each dtype; on two cores both as two threads and as two workers. With compiled
+    steps too when ``prepared`` has ``compile`` set: each compiled model is prepared once (kept
+    in ``prepared``), so that its compile is paid once, before the first timing."""
     runs = {}
     settings = [(1, 1)] if cores == 1 else [(2, 1), (1, 2)]  # (threads, workers)
-    for dtype in DTYPES:
+    variants = [(d, False) for d in DTYPES]
+    if prepared.get("compile"):
+        variants += [("fp32", True), ("bf16", True)]
+    for dtype, compiled in variants:
         for threads, workers in settings:
             config = DecodeConfig(
                 beam=beam,
@@ -107,9 +115,13 @@ def fanyi_runs(model: Transformer, src: Tensor, beam: int, cores: int) -> dict[s
                 min_len=NEW_TOKENS - 1,
                 dtype=dtype,
                 workers=workers,
+                compile=compiled,
             )  # 29 tokens + the forced EOS: 30 decoder steps, like the peers' 30 tokens
-            model_ = prepare_model(model, config)
-            name = f"fanyi {dtype}" + ("" if cores == 1 else f" {_how(threads, workers)}")
+            if (dtype, compiled) not in prepared:
+                prepared[dtype, compiled] = prepare_model(model, config)
+            model_ = prepared[dtype, compiled]
+            system = f"fanyi{'-compiled' if compiled else ''} {dtype}"
+            name = system + ("" if cores == 1 else f" {_how(threads, workers)}")
             runs[name] = with_threads(
                 threads,
                 lambda m=model_, c=config: [len(h[0].tokens) + 1 for h in decode(m, src, c)],
@@ -194,6 +206,8 @@ SYSTEMS = (
     "fanyi fp32",
     "fanyi bf16",
     "fanyi int8",
+    "fanyi-compiled fp32",
+    "fanyi-compiled bf16",
     "HF generate",
     "CT2 float32",
     "CT2 int8",
@@ -207,7 +221,7 @@ PEERS = {
 }
 
 
-def run_size(name: str, rounds: int, workdir: Path) -> tuple[dict, dict]:
+def run_size(name: str, rounds: int, workdir: Path, compiled: bool) -> tuple[dict, dict]:
     """All systems on one model size: tokens/s per mode and cores, and the correctness checks."""
     size = SIZES[name]
     model, src = random_model(size), sources(size["vocab"])
@@ -224,9 +238,11 @@ def run_size(name: str, rounds: int, workdir: Path) -> tuple[dict, dict]:
         checks["marian_max_logit_diff"] < 1e-3 and checks["ct2_float32_max_logprob_diff"] < 1e-3
     ), checks
     figures: dict = {}
+    prepared: dict = {"compile": compiled}
     for mode, beam in (("greedy", 1), ("beam4", 4)):
         for cores in (1, 2):
-            runs = {**fanyi_runs(model, src, beam, cores), **hf_runs(marian, src, beam, cores)}
+            runs = fanyi_runs(model, src, beam, cores, prepared)
+            runs |= hf_runs(marian, src, beam, cores)
             runs |= ct2_runs(dirs, src, beam, cores)
             if beam == 1 and cores == 1:
                 runs |= no_cache_runs(model, src)
@@ -236,14 +252,19 @@ def run_size(name: str, rounds: int, workdir: Path) -> tuple[dict, dict]:
 
 
 def ratios(figures: dict) -> dict:
-    """fanyi's best (any dtype, any use of the cores) over each peer's best, per mode and cores."""
+    """fanyi's best (any dtype, any use of the cores) over each peer's best, per mode and cores;
+    compiled steps apart (``fanyi-compiled``)."""
     out = {}
     for mode, by_cores in figures.items():
         for cores, f in by_cores.items():
-            ours = best(f, "fanyi")[1]
-            for peer, prefix in PEERS.items():
-                if any(n.startswith(prefix) for n in f):
-                    out[f"{mode} {cores} fanyi/{peer}"] = round(ours / best(f, prefix)[1], 2)
+            for label in ("fanyi", "fanyi-compiled"):
+                if not any(n.startswith(f"{label} ") for n in f):
+                    continue
+                ours = best(f, f"{label} ")[1]
+                for peer, prefix in PEERS.items():
+                    if any(n.startswith(prefix) for n in f):
+                        ratio = round(ours / best(f, prefix)[1], 2)
+                        out[f"{mode} {cores} {label}/{peer}"] = ratio
     return out
 
 
@@ -283,6 +304,11 @@ def main() -> None:
         choices=["tcmalloc", "glibc"],
         help="allocator of every system (fanyi's CLI runs under tcmalloc where installed)",
     )
+    parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="fanyi with compiled decoder steps too (fp32, bf16; each compile ~20 s, untimed)",
+    )
     args = parser.parse_args()
     malloc = with_allocator(args.malloc)
     sizes, rounds = (["tiny"], 1) if args.quick else (args.sizes, args.rounds)
@@ -299,10 +325,11 @@ def main() -> None:
         "source_tokens": "20-30",
         "rounds": rounds,
         "malloc": malloc,
+        "compile": args.compile,
     }
     with tempfile.TemporaryDirectory() as workdir:
         for name in sizes:
-            figures, checks = run_size(name, rounds, Path(workdir))
+            figures, checks = run_size(name, rounds, Path(workdir), args.compile)
             results["sizes"][name] = {
                 "config": SIZES[name],
                 "tokens_per_s": figures,
