@@ -4,6 +4,7 @@ the web page at ``/``, with uvicorn."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..serve import Limits, create_app
 from .translate import add_model_arguments, load_translator
@@ -47,6 +48,12 @@ def run(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens,
         timeout=args.timeout,
     )
-    app = create_app(load_translator(args), limits)
+    translator = load_translator(args)
+    if translator.config.compile:  # compile before the first request, not within its timeout
+        print("fanyi serve: compiling the decoder step (15-60 s) ...", file=sys.stderr, flush=True)
+        translator.translate(
+            ["你好。我很好。", "Hello. How are you?"] * 2, to=translator.targets[0]
+        )
+    app = create_app(translator, limits)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0

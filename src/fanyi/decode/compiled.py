@@ -2,16 +2,17 @@
 
 A step of a small model is ~180 PyTorch calls, each a few microseconds of dispatch around a tiny
 kernel; compiled (TorchInductor: weights frozen in and packed, elementwise work fused, a C++
-wrapper calling the kernels without Python between them), the tiny model's decoder layers step
-1.5-2x faster (docs/decoding.md). The price is a compile of 15-60 s per shape family, once per
-process (TorchInductor keeps a disk cache, ``$TORCHINDUCTOR_CACHE_DIR``), and a C++ compiler on
-the host: for long inputs and servers, not for a handful of sentences.
+wrapper calling the kernels without Python between them), the tiny model decoded 1.3-1.4x faster
+greedy and 1.1x with beam 4 on an AMX Xeon (docs/decoding.md). The price is a compile of 15-30 s
+per search, once per process (TorchInductor keeps a disk cache, ``$TORCHINDUCTOR_CACHE_DIR``),
+and a C++ compiler on the host: for long inputs and servers, not for a handful of sentences.
 
 The compiled step sees shapes that do not change from step to step: it writes the new keys and
 values into the cache's whole buffers at the step's position (a tensor, not a Python number) and
 attends over the whole buffers, masking positions not yet written. Batch size, source length and
 buffer capacity are dynamic dimensions, so one compile serves every batch of a search (beam
-search and greedy compile one each; a batch of one row may compile its own).
+search and greedy compile one each). A size of 1 would compile a graph of its own (TorchInductor
+specialises on it), so steps of one row or one source run eagerly.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ class CompiledDecoder(Decoder):
     def forward_step(
         self, x: Tensor, state: DecoderState, need_weights: bool = False
     ) -> tuple[Tensor, list[Tensor]]:
-        if need_weights or x.size(1) != 1 or torch.is_grad_enabled():
+        if need_weights or x.size(1) != 1 or torch.is_grad_enabled() or _any_one(x, state):
             return super().forward_step(x, state, need_weights)
         shape = (x.size(0), self.h, self.d_k)
         position = torch.tensor([state.position], device=x.device)
@@ -132,6 +133,14 @@ class InPlaceCache(KVCache):
 
     def bias(self, n: int) -> Tensor | None:
         return self.mask_bias
+
+
+def _any_one(x: Tensor, state: DecoderState) -> bool:
+    """Whether a dynamic size is 1 (one row, one source, a one-token source): TorchInductor would
+    compile a graph of its own for it, so such steps run eagerly."""
+    memory_key = state.cross_attn[0].key
+    assert memory_key is not None
+    return x.size(0) == 1 or memory_key.size(0) == 1 or memory_key.size(2) == 1
 
 
 def _mark_dynamic(tensors: list[Tensor], dims: list[int]) -> None:

@@ -44,7 +44,7 @@ def test_compiled_steps_decode_like_eager_ones(model, beam):
     compiled.decoder.compiled_step = lambda *args: calls.append(1) or step(*args)
     expected = decode(model, sources(), config, BOS, EOS)
     got = decode(compiled, sources(), config, BOS, EOS)
-    assert len(calls) >= 12  # every step of the search but the first ran compiled
+    assert len(calls) >= 12  # the steps of more than one row and one source ran compiled
     for want, have in zip(expected, got, strict=True):
         assert [h.tokens for h in have] == [h.tokens for h in want]
         assert [h.score for h in have] == pytest.approx([h.score for h in want], abs=1e-4)
@@ -60,6 +60,17 @@ def test_steps_that_need_attention_weights_run_eagerly(model):
     expected = decode(model, sources(), config, BOS, EOS)
     assert [g[0].tokens for g in got] == [e[0].tokens for e in expected]
     assert all(g[0].attention is not None for g in got)
+
+
+@needs_compiler
+def test_one_source_or_one_row_decodes_eagerly(model):
+    """A size of 1 would compile a graph of its own: such steps run eagerly, and alike."""
+    compiled = compile_decoder(model)
+    compiled.decoder.compiled_step = None  # would raise if called
+    for beam in (1, 3):
+        config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=6, dtype="fp32")
+        got = decode(compiled, sources()[:1], config, BOS, EOS)
+        assert got[0][0].tokens == decode(model, sources()[:1], config, BOS, EOS)[0][0].tokens
 
 
 def test_compile_needs_a_compiler(model, monkeypatch):
