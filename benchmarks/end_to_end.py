@@ -11,6 +11,7 @@ Runs of one size are interleaved. Ends with one JSON line.
 
     python benchmarks/end_to_end.py                    # bundled model, zh→en, Tatoeba sources
     python benchmarks/end_to_end.py --to zh --sizes 1000
+    python benchmarks/end_to_end.py --compile          # fanyi --compile true too
 
 Sources: the test, dev and train sources of one direction of ``--split`` (from ``fanyi prepare
 --config configs/data/tatoeba-bi-plus.yaml``), in that order, without repeats; or ``--src``.
@@ -58,6 +59,8 @@ def commands(args: argparse.Namespace, exports: dict[str, Path], layout: str) ->
     fanyi = [sys.executable, "-m", "fanyi", "translate", "-m", args.model, *common]
     fanyi += ["--workers", workers, "--rerank-backward", "0"]  # CTranslate2's search: no reranking
     runs = {"fanyi auto": fanyi, "fanyi int8": [*fanyi, "--dtype", "int8"]}
+    if args.compile:
+        runs["fanyi compiled"] = [*fanyi, "--compile", "true"]
     for quantization, path in exports.items():
         runs[f"CT2 {quantization}"] = [
             sys.executable, str(HERE / "ct2_translate.py"), str(path), "--to", args.to,
@@ -131,6 +134,9 @@ def main() -> None:
     parser.add_argument("--cores", type=int, choices=[1, 2], default=2)
     parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (first size)")
     parser.add_argument("--malloc", default="tcmalloc", choices=["tcmalloc", "glibc"])
+    parser.add_argument(
+        "--compile", action="store_true", help="fanyi with --compile true too (compile included)"
+    )
     args = parser.parse_args()
     malloc = with_allocator(args.malloc)  # inherited by every command the benchmark runs
     if malloc == "glibc":

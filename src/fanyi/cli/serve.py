@@ -50,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
     )
     translator = load_translator(args)
     if translator.config.compile:  # compile before the first request, not within its timeout
-        print("fanyi serve: compiling the decoder step (15-60 s) ...", file=sys.stderr, flush=True)
+        print(
+            "fanyi serve: compiling the decoder step (15-25 s a model) ...",
+            file=sys.stderr,
+            flush=True,
+        )
         translator.translate(
             ["你好。我很好。", "Hello. How are you?"] * 2, to=translator.targets[0]
         )

@@ -3,9 +3,10 @@
 A step of a small model is ~180 PyTorch calls, each a few microseconds of dispatch around a tiny
 kernel; compiled (TorchInductor: weights frozen in and packed, elementwise work fused, a C++
 wrapper calling the kernels without Python between them), the tiny model decoded 1.3-1.4x faster
-greedy and 1.1x with beam 4 on an AMX Xeon (docs/decoding.md). The price is a compile of 15-30 s
-per search, once per process (TorchInductor keeps a disk cache, ``$TORCHINDUCTOR_CACHE_DIR``),
-and a C++ compiler on the host: for long inputs and servers, not for a handful of sentences.
+greedy and 1.1x with beam 4 on an AMX Xeon (docs/decoding.md). The price is a compile of 15-25 s
+per search in every process (frozen weights bypass TorchInductor's graph cache; only its C++
+builds are reused from disk) and a C++ compiler on the host: for servers and long inputs, not
+for a file of a few thousand lines.
 
 The compiled step sees shapes that do not change from step to step: it writes the new keys and
 values into the cache's whole buffers at the step's position (a tensor, not a Python number) and
