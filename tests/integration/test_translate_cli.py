@@ -164,6 +164,7 @@ def test_every_decode_config_key_is_a_flag(command):
         "dtype": "bf16",
         "auto_dtypes": "fp32,int8",
         "workers": "2",
+        "compile": "true",
         "split_sentences": "false",
         "long_input": "error",
         "attention": "true",
@@ -178,7 +179,7 @@ def test_every_decode_config_key_is_a_flag(command):
         beam=3, n_best=2, length_penalty=1.0, length_penalty_by_target={"zh": 4.0, "en": 2.5},
         rerank_backward=0.5, rerank_backward_by_target={"zh": 1.0}, max_len_a=0.5, max_len_b=4, min_len=1,
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",
-        auto_dtypes=["fp32", "int8"], workers=2, split_sentences=False, long_input="error",
+        auto_dtypes=["fp32", "int8"], workers=2, compile=True, split_sentences=False, long_input="error",
         attention=True,
     )  # fmt: skip
 
