@@ -27,3 +27,12 @@ def tiny_model(seed: int = 0, vocab: int = 40, **changes: object) -> Transformer
     """A freshly initialised (``seed``) tiny Transformer in eval mode."""
     torch.manual_seed(seed)
     return build_model(tiny_config(vocab, **changes)).eval()
+
+
+def peaked_model() -> Transformer:
+    """A tiny model (64 pieces, d_model 64) whose output distribution is peaked, like a trained
+    model's: its output projection scaled by 3."""
+    model = tiny_model(0, vocab=64, d_model=64, d_ff=128)
+    with torch.no_grad():
+        model.generator.proj.weight.mul_(3.0)
+    return model

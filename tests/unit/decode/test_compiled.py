@@ -10,7 +10,7 @@ import torch
 
 from fanyi.decode import DecodeConfig, decode, prepare_model
 from fanyi.decode.compiled import CompiledDecoder, compile_decoder
-from tiny_model import tiny_model
+from tiny_model import peaked_model
 
 BOS, EOS = 2, 3
 
@@ -19,10 +19,7 @@ needs_compiler = pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ 
 
 @pytest.fixture(scope="module")
 def model():
-    model = tiny_model(0, vocab=64, d_model=64, d_ff=128)
-    with torch.no_grad():
-        model.generator.proj.weight.mul_(3.0)  # a peaked distribution, like a trained model's
-    return model
+    return peaked_model()
 
 
 def sources() -> torch.Tensor:

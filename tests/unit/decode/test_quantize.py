@@ -5,17 +5,14 @@ import torch
 
 from fanyi.decode import DecodeConfig, decode, prepare_model, quantize_int8, to_bfloat16
 from fanyi.decode.quantize import PackedLinear
-from tiny_model import tiny_model
+from tiny_model import peaked_model, tiny_model
 
 BOS, EOS = 2, 3
 
 
 @pytest.fixture(scope="module")
 def model():
-    model = tiny_model(0, vocab=64, d_model=64, d_ff=128)
-    with torch.no_grad():
-        model.generator.proj.weight.mul_(3.0)  # a peaked distribution, like a trained model's
-    return model
+    return peaked_model()
 
 
 def teacher_forced_logits(model, src, tgt):
