@@ -26,7 +26,6 @@ import torch
 
 from .. import host
 from ..model import Transformer
-from .compiled import compile_decoder
 from .config import DecodeConfig, Dtype
 from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
@@ -128,6 +127,9 @@ def prepare_model(model: Model, config: DecodeConfig, model_key: str | None = No
 def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transformer] | None:
     """What turns an fp32 model into one decoding in ``dtype`` (None: nothing to do)."""
     if compiled:
+        # imported here: TorchInductor's modules add ~1 s to the start of every command
+        from .compiled import compile_decoder
+
         if dtype == "int8":
             raise ValueError("compile runs fp32 or bf16 models, not int8")
         if dtype == "bf16":

@@ -4,6 +4,8 @@ Each search compiles once (TorchInductor, C++): about 20 s per test on two cores
 """
 
 import shutil
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -80,3 +82,13 @@ def test_compile_takes_fp32_or_bf16():
     with pytest.raises(ValueError, match="not int8"):
         DecodeConfig(dtype="int8", compile=True)
     assert DecodeConfig(compile=True).dtype == "auto"  # auto then never chooses int8
+
+
+def test_decoding_without_compile_never_imports_torch_compile():
+    """TorchInductor's modules add about a second to a command's start: only ``compile`` loads
+    them."""
+    code = (
+        "import sys; import fanyi.cli.translate, fanyi.decode, fanyi.serve; "
+        "assert 'torch._dynamo' not in sys.modules and 'torch._inductor' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
