@@ -96,17 +96,17 @@ def with_threads(threads: int, fn: Run) -> Run:
 
 
 def fanyi_runs(
-    model: Transformer, src: Tensor, beam: int, cores: int, prepared: dict
+    model: Transformer, src: Tensor, beam: int, cores: int, compiled: bool, prepared: dict
 ) -> dict[str, Run]:
-    """fanyi in each dtype; on two cores both as two threads and as two workers. With compiled
-    steps too when ``prepared`` has ``compile`` set: each compiled model is prepared once (kept
-    in ``prepared``), so that its compile is paid once, before the first timing."""
+    """fanyi in each dtype (and with compiled steps, when ``compiled``); on two cores both as two
+    threads and as two workers. Each model is prepared once and kept in ``prepared``, so that a
+    compile is paid once, before the first timing."""
     runs = {}
     settings = [(1, 1)] if cores == 1 else [(2, 1), (1, 2)]  # (threads, workers)
     variants = [(d, False) for d in DTYPES]
-    if prepared.get("compile"):
+    if compiled:
         variants += [("fp32", True), ("bf16", True)]
-    for dtype, compiled in variants:
+    for dtype, step_compiled in variants:
         for threads, workers in settings:
             config = DecodeConfig(
                 beam=beam,
@@ -115,12 +115,12 @@ def fanyi_runs(
                 min_len=NEW_TOKENS - 1,
                 dtype=dtype,
                 workers=workers,
-                compile=compiled,
+                compile=step_compiled,
             )  # 29 tokens + the forced EOS: 30 decoder steps, like the peers' 30 tokens
-            if (dtype, compiled) not in prepared:
-                prepared[dtype, compiled] = prepare_model(model, config)
-            model_ = prepared[dtype, compiled]
-            system = f"fanyi{'-compiled' if compiled else ''} {dtype}"
+            if (dtype, step_compiled) not in prepared:
+                prepared[dtype, step_compiled] = prepare_model(model, config)
+            model_ = prepared[dtype, step_compiled]
+            system = f"fanyi{'-compiled' if step_compiled else ''} {dtype}"
             name = system + ("" if cores == 1 else f" {_how(threads, workers)}")
             runs[name] = with_threads(
                 threads,
@@ -238,10 +238,10 @@ def run_size(name: str, rounds: int, workdir: Path, compiled: bool) -> tuple[dic
         checks["marian_max_logit_diff"] < 1e-3 and checks["ct2_float32_max_logprob_diff"] < 1e-3
     ), checks
     figures: dict = {}
-    prepared: dict = {"compile": compiled}
+    prepared: dict = {}
     for mode, beam in (("greedy", 1), ("beam4", 4)):
         for cores in (1, 2):
-            runs = fanyi_runs(model, src, beam, cores, prepared)
+            runs = fanyi_runs(model, src, beam, cores, compiled, prepared)
             runs |= hf_runs(marian, src, beam, cores)
             runs |= ct2_runs(dirs, src, beam, cores)
             if beam == 1 and cores == 1:

@@ -130,9 +130,7 @@ def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transfor
         # imported here: TorchInductor's modules add ~1 s to the start of every command
         from .compiled import compile_decoder
 
-        if dtype == "int8":
-            raise ValueError("compile runs fp32 or bf16 models, not int8")
-        if dtype == "bf16":
+        if dtype == "bf16":  # never int8: DecodeConfig and ``candidates`` rule it out
             return lambda model: compile_decoder(to_bfloat16(model, pack=False))
         return compile_decoder
     return {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype)
