@@ -43,8 +43,15 @@ def padded(rows: list[list[int]]) -> torch.Tensor:
     return out
 
 
-def as_lists(result):
-    return [[(h.tokens, round(h.score, 8)) for h in hyps] for hyps in result]
+def assert_same_results(first, second) -> None:
+    """Tokens equal exactly, scores within a tolerance: the order in which a host's kernels sum
+    (AVX2, AVX-512, AMX) depends on the batch's shape, so scores may differ in the last bits."""
+    assert [[h.tokens for h in hyps] for hyps in first] == [
+        [h.tokens for h in hyps] for hyps in second
+    ]
+    for hyps_a, hyps_b in zip(first, second, strict=True):
+        scores_b = [h.score for h in hyps_b]
+        assert [h.score for h in hyps_a] == pytest.approx(scores_b, rel=1e-6, abs=1e-9)
 
 
 def reference_beam(
@@ -110,11 +117,11 @@ sources = st.lists(st.lists(st.integers(4, V - 1), min_size=1, max_size=9), min_
 @given(rows=sources, beam=st.sampled_from([1, 3]), batch=st.integers(1, 4))
 def test_results_do_not_depend_on_batching(rows, beam, batch):
     config = DecodeConfig(beam=beam, n_best=beam, max_len_a=1.0, max_len_b=3)
-    one_by_one = [as_lists(decode(MODEL, padded([r]), config, BOS, EOS))[0] for r in rows]
+    one_by_one = [decode(MODEL, padded([r]), config, BOS, EOS)[0] for r in rows]
     batched = []
     for i in range(0, len(rows), batch):
-        batched += as_lists(decode(MODEL, padded(rows[i : i + batch]), config, BOS, EOS))
-    assert batched == one_by_one
+        batched += decode(MODEL, padded(rows[i : i + batch]), config, BOS, EOS)
+    assert_same_results(batched, one_by_one)
 
 
 def test_beam_one_equals_greedy():
@@ -132,14 +139,14 @@ def test_workers_give_the_same_results():
     for beam in (1, 3):
         one = decode(MODEL, src, DecodeConfig(beam=beam), BOS, EOS)
         two = decode(MODEL, src, DecodeConfig(beam=beam, workers=2), BOS, EOS)
-        assert as_lists(one) == as_lists(two)
+        assert_same_results(one, two)
 
 
 def test_sampling_is_reproducible_with_a_seed_and_gives_n_samples():
     src = padded([[5, 6, 7], [9, 4]])
     config = DecodeConfig(sampling=True, n_best=3, seed=7, max_len_b=6)
     first, second = sample(MODEL, src, config, BOS, EOS), sample(MODEL, src, config, BOS, EOS)
-    assert as_lists(first) == as_lists(second)
+    assert_same_results(first, second)
     assert [len(hyps) for hyps in first] == [3, 3]
 
 
