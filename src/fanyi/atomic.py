@@ -1,4 +1,5 @@
-"""Replacing a directory in one step, so that a crash never leaves its name pointing at nothing.
+"""Writing a directory under a temporary name and replacing another with it in one step, so that
+a crash never leaves its name pointing at nothing, nor a half-written directory under it.
 
 ``os.replace`` cannot put a directory where a non-empty one stands. On Linux, ``renameat2``
 with ``RENAME_EXCHANGE`` swaps the two in one atomic step; the old one, now under the temporary
@@ -12,10 +13,30 @@ import ctypes
 import errno
 import os
 import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
+
+
+@contextmanager
+def staged_dir(path: Path) -> Iterator[Path]:
+    """A fresh temporary directory beside ``path`` to write into. If the block fails it is
+    removed, and an OSError (a full disk) names ``path``, the directory being written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    tmp.chmod(0o755)  # as mkdir would make it, not mkdtemp's owner-only mode
+    try:
+        yield tmp
+    except OSError as error:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise OSError(error.errno, f"writing {path}: {error.strerror or error}") from error
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
 def replace_dir(new: Path, path: Path) -> None:

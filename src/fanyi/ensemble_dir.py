@@ -22,12 +22,13 @@ from pathlib import Path
 
 import yaml
 
-from .atomic import replace_dir
+from .atomic import replace_dir, staged_dir
 from .model_dir import (
     CONFIG_FILE,
     ENSEMBLE_KEY,
     MODEL_FILE,
     Checkpoint,
+    claim_output,
     fsync_files,
     read_checkpoint,
     read_yaml,
@@ -88,28 +89,30 @@ def check_members(checkpoints: Sequence[Checkpoint]) -> None:
             raise ValueError(f"{other.path} and {first.path} differ in {', '.join(differ)}")
 
 
-def write_ensemble_dir(models: Sequence[str | Path], out: str | Path) -> Path:
+def write_ensemble_dir(
+    models: Sequence[str | Path], out: str | Path, overwrite: bool = False
+) -> Path:
     """Copy each model (a model directory, or a run's best checkpoint) into ensemble directory
-    ``out``, written complete under a temporary name and then renamed into place. Its decoding
+    ``out``, written complete under a temporary name and then renamed into place (over a model
+    only with ``overwrite``: ``claim_output``). Its decoding
     defaults start as the first model's: tune them for the ensemble with ``fanyi tune``."""
     if len(models) < 2:
         raise ValueError("an ensemble needs at least two models")
     checkpoints = [read_checkpoint(model) for model in models]
     check_members(checkpoints)
-    out = Path(out)
-    tmp = out.with_name(f".{out.name}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
+    out = claim_output(out, overwrite)
     names = [MEMBER.format(i) for i in range(1, len(models) + 1)]
-    for name, checkpoint in zip(names, checkpoints, strict=True):
-        (tmp / name).mkdir(parents=True)
-        vocab = [checkpoint.vocab.get(k) for k in VOCAB_FILES]
-        for file in dict.fromkeys([MODEL_FILE, CONFIG_FILE, *filter(None, vocab)]):
-            shutil.copyfile(checkpoint.path / file, tmp / name / file)
-        fsync_files(tmp / name)
-    sections = {ENSEMBLE_KEY: names, "decode": checkpoints[0].decode}
-    (tmp / CONFIG_FILE).write_text(yaml.safe_dump(sections, sort_keys=False), encoding="utf-8")
-    fsync_files(tmp)
-    replace_dir(tmp, out)
+    with staged_dir(out) as tmp:
+        for name, checkpoint in zip(names, checkpoints, strict=True):
+            (tmp / name).mkdir()
+            vocab = [checkpoint.vocab.get(k) for k in VOCAB_FILES]
+            for file in dict.fromkeys([MODEL_FILE, CONFIG_FILE, *filter(None, vocab)]):
+                shutil.copyfile(checkpoint.path / file, tmp / name / file)
+            fsync_files(tmp / name)
+        sections = {ENSEMBLE_KEY: names, "decode": checkpoints[0].decode}
+        (tmp / CONFIG_FILE).write_text(yaml.safe_dump(sections, sort_keys=False), encoding="utf-8")
+        fsync_files(tmp)
+        replace_dir(tmp, out)
     return out
 
 

@@ -27,7 +27,7 @@ from safetensors.torch import save_file
 from torch import Tensor
 
 from . import config as config_io
-from .atomic import replace_dir
+from .atomic import replace_dir, staged_dir
 from .data import DataConfig
 from .model import ModelConfig, Transformer, build_model
 
@@ -90,22 +90,47 @@ def write_model_dir(
     """Write a complete model directory at ``path`` atomically (temporary directory + rename);
     ``extra(directory)`` may add files (a checkpoint's resume state) before the rename."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    tensors, aliases = model_tensors(model)
-    save_file(tensors, tmp / MODEL_FILE, metadata={"aliases": json.dumps(aliases)})
-    for vocab_file in dict.fromkeys(vocab_files):
-        shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
-    (tmp / CONFIG_FILE).write_text(
-        yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8"
-    )
-    if extra is not None:
-        extra(tmp)
-    fsync_files(tmp)
-    replace_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
+    with staged_dir(path) as tmp:
+        tensors, aliases = model_tensors(model)
+        save_file(tensors, tmp / MODEL_FILE, metadata={"aliases": json.dumps(aliases)})
+        for vocab_file in dict.fromkeys(vocab_files):
+            shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
+        (tmp / CONFIG_FILE).write_text(
+            yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        )
+        if extra is not None:
+            extra(tmp)
+        fsync_files(tmp)
+        replace_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
     _fsync(path.parent)
     return path
+
+
+def claim_output(path: str | Path, overwrite: bool) -> Path:
+    """``path`` checked before a command writes a model directory there: refused if it holds
+    anything but a fanyi model, and if it holds one unless ``overwrite`` (a command never deletes
+    what it did not write). A missing or empty directory is free."""
+    path = Path(path)
+    if not path.exists() or (path.is_dir() and not any(path.iterdir())):
+        return path
+    if not holds_model(path):
+        raise ValueError(
+            f"{path} exists and does not hold a fanyi model; choose another output directory"
+        )
+    if not overwrite:
+        raise ValueError(f"{path} holds a fanyi model; add --overwrite to replace it")
+    return path
+
+
+def holds_model(path: Path) -> bool:
+    """Whether directory ``path`` is a fanyi model or ensemble directory (by its config.yaml)."""
+    try:
+        sections = yaml.load((path / CONFIG_FILE).read_text(encoding="utf-8"), SAFE_LOADER)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    if not isinstance(sections, dict):
+        return False
+    return ENSEMBLE_KEY in sections or {"model", "vocab"} <= sections.keys()
 
 
 def _fsync(path: Path) -> None:
@@ -334,14 +359,20 @@ STORAGE_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bf
 
 
 def average_run(
-    run_dir: str | Path, last: int, out: str | Path | None = None, dtype: str = "fp32"
+    run_dir: str | Path,
+    last: int,
+    out: str | Path | None = None,
+    dtype: str = "fp32",
+    overwrite: bool = False,
 ) -> Path:
-    """Average the run's ``last`` most recent kept checkpoints into model directory ``out``.
+    """Average the run's ``last`` most recent kept checkpoints into model directory ``out``
+    (default RUN/averaged; a model there is replaced only with ``overwrite``).
 
     ``dtype`` (fp32, fp16, bf16) is how the weights are stored: fp16 halves a model to ship;
     loading casts them back to the dtype asked for.
     """
     run_dir = Path(run_dir)
+    out = claim_output(Path(out) if out else run_dir / AVERAGED_DIR, overwrite)
     kept = read_index(run_dir)["kept"]
     if len(kept) < last:
         raise ValueError(f"{run_dir} keeps {len(kept)} checkpoint(s), fewer than --last {last}")
@@ -357,6 +388,4 @@ def average_run(
     }
     vocab_files = [newest.src_spm, newest.tgt_spm]
     model = model.to(STORAGE_DTYPES[dtype])
-    return write_model_dir(
-        Path(out) if out else run_dir / AVERAGED_DIR, model, sections, vocab_files
-    )
+    return write_model_dir(out, model, sections, vocab_files)

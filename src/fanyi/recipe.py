@@ -156,18 +156,18 @@ def choose_average(recipe: Recipe, data: DataConfig, run: Path) -> dict[str, Any
     average in checkpoints from early in training. Returns k and the dev BLEU of each k."""
     most = min(recipe.average, len(read_index(run)["kept"]))
     if recipe.average_dev <= 0:
-        average_run(run, most)
+        average_run(run, most, overwrite=True)
         return {"k": most, "dev_bleu": {}}
     data_dir = resolve_path(data.out_dir)
     dev_sets = [read_pairs(data_dir, "dev", t.to, recipe.average_dev) for t in recipe.test_sets]
     dev_bleu = {}
     for k in range(1, most + 1):
-        translator = Translator.load(average_run(run, k), beam=1, dtype="fp32")
+        translator = Translator.load(average_run(run, k, overwrite=True), beam=1, dtype="fp32")
         bleus = [evaluate(translator, d.sources, [d.references], d.to)[1].bleu for d in dev_sets]
         dev_bleu[k] = round(statistics.mean(bleus), 2)
         print(f"average of the last {k}: dev BLEU {dev_bleu[k]:.2f} (greedy)")
     k = max(dev_bleu, key=lambda k: (dev_bleu[k], k))  # a tie goes to the larger average
-    average_run(run, k)
+    average_run(run, k, overwrite=True)
     return {"k": k, "dev_bleu": dev_bleu}
 
 

@@ -31,9 +31,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default="fp32",
         help="how to store the weights (fp16 halves the size of a model to ship; default fp32)",
     )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the fanyi model already at the output (never anything else)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print(average_run(args.run, args.last, args.output, args.dtype))
+    print(average_run(args.run, args.last, args.output, args.dtype, args.overwrite))
     return 0

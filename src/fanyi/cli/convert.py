@@ -25,10 +25,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--src-lang", help="source language (default: from an opus-mt-xx-yy name)")
     parser.add_argument("--tgt-lang", help="target language (default: from the name)")
     parser.add_argument("--revision", help="Hub revision (branch, tag or commit)")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the fanyi model already at the output (never anything else)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    out = convert_marian(args.source, args.output, args.src_lang, args.tgt_lang, args.revision)
+    out = convert_marian(
+        args.source, args.output, args.src_lang, args.tgt_lang, args.revision, args.overwrite
+    )
     print(out)
     return 0

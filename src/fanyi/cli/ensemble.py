@@ -19,9 +19,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("models", nargs="+", metavar="MODEL", help="model or run directories")
     parser.add_argument("-o", "--output", required=True, metavar="OUT", help="directory to write")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the fanyi model already at the output (never anything else)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print(write_ensemble_dir(args.models, args.output))
+    print(write_ensemble_dir(args.models, args.output, args.overwrite))
     return 0

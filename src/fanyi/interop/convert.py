@@ -27,7 +27,7 @@ from .._version import __version__
 from ..config import to_dict
 from ..data import DataConfig
 from ..model import ModelConfig, build_model
-from ..model_dir import load_into, write_model_dir
+from ..model_dir import claim_output, load_into, write_model_dir
 from . import marian
 
 VOCAB_FILES = ("source.spm", "target.spm", "vocab.json")
@@ -49,8 +49,11 @@ def convert_marian(
     src_lang: str | None = None,
     tgt_lang: str | None = None,
     revision: str | None = None,
+    overwrite: bool = False,
 ) -> Path:
-    """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source``."""
+    """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source`` (over a model
+    only with ``overwrite``; over anything else never)."""
+    out = claim_output(out, overwrite)
     directory = locate(source, revision)
     config = read_json(directory / "config.json")
     tokenizer = read_json(directory / "tokenizer_config.json", required=False)
