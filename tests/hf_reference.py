@@ -33,12 +33,11 @@ def generate(reference, sources: list[list[int]], beam: int) -> list[list[list[i
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     for n, members in itertools.groupby(order, key=lambda i: len(sources[i])):
         group, limit = list(members), int(n * 1.5 + 10)
-        search = (
-            {"num_beams": beam, "length_penalty": 0.0, "early_stopping": True} if beam > 1 else {}
-        )
+        search = {"length_penalty": 0.0, "early_stopping": True} if beam > 1 else {}
         out = reference.generate(
             input_ids=torch.tensor([sources[i] for i in group]),
             do_sample=False,
+            num_beams=beam,  # over the model's generation_config.json (an export holds its beam)
             max_length=limit + 2,
             num_return_sequences=beam,
             bad_words_ids=[[pad]],

@@ -1,9 +1,10 @@
 """Tiny MarianMT checkpoints with random weights, as OPUS-MT lays them out: two SentencePiece
 models (source, target) trained here on a few hundred generated lines, one ``vocab.json`` over
 both (``</s>`` 0, ``<unk>`` 1, ``<pad>`` last; ids unlike SentencePiece's own), and
-``save_pretrained``. Pre-norm models (``normalize_before`` with ``add_final_layer_norm``, which
-transformers' MarianMT no longer computes) get the pre-norm layers of transformers' MBart, whose
-weights have Marian's names, and a LayerNorm on top of each stack."""
+``save_pretrained``; the weights in ``model.safetensors`` (each tied matrix once), or in
+``pytorch_model.bin`` as ``torch.save(model.state_dict())`` and transformers 4.x write it (every
+alias of the tied embeddings, and the sinusoids). ``python tests/tiny_marian.py DIR`` writes one.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import sentencepiece as spm
 import torch
 from torch import nn
 from transformers import MarianConfig, MarianMTModel, MarianTokenizer
-from transformers.models.mbart.modeling_mbart import MBartDecoderLayer, MBartEncoderLayer
 
 SYLLABLES = [c + v for c in "bkmrstz" for v in "aiou"]  # source words are made of these
 WORDS = [c + v for c in ("th", "c", "d", "r", "s", "wh") for v in ("e", "at", "og", "un", "ee")]
@@ -74,30 +74,16 @@ def randomize(model: nn.Module, seed: int, eos_bias: float) -> None:
         model.final_logits_bias.copy_(bias)
 
 
-def pre_norm(model: MarianMTModel) -> None:
-    """Make ``model`` pre-norm with a final LayerNorm per stack (the old BART-style options)."""
-    config, d = model.config, model.config.d_model
-    model.model.encoder.layers = nn.ModuleList(
-        MBartEncoderLayer(config) for _ in range(config.encoder_layers)
-    )
-    model.model.decoder.layers = nn.ModuleList(
-        MBartDecoderLayer(config, layer_idx=i) for i in range(config.decoder_layers)
-    )
-    for stack in (model.model.encoder, model.model.decoder):
-        stack.layer_norm = nn.LayerNorm(d)
-        stack.register_forward_hook(_final_norm)
-    config.normalize_before = config.add_final_layer_norm = True
-
-
-def _final_norm(module: nn.Module, args: object, output: object) -> object:
-    output.last_hidden_state = module.layer_norm(output.last_hidden_state)
-    return output
-
-
 def build(
-    directory: Path, activation: str, norm: str, eos_bias: float = 3.0, seed: int = 0
+    directory: Path,
+    activation: str,
+    tied: bool = True,
+    weights: str = "safetensors",
+    eos_bias: float = 3.0,
+    seed: int = 0,
 ) -> MarianMTModel:
-    """Write a tiny MarianMT checkpoint to ``directory``; return the model (eval mode)."""
+    """Write a tiny MarianMT checkpoint to ``directory`` (``tied``: one embedding matrix, else
+    three; ``weights``: safetensors or bin); return the model (eval mode)."""
     directory.mkdir(parents=True, exist_ok=True)
     sources, targets = corpus(300, seed)
     source = train_spm(sources, directory / "source", 80)
@@ -111,13 +97,21 @@ def build(
         encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
         decoder_ffn_dim=64, max_position_embeddings=128, activation_function=activation,
         scale_embedding=True, pad_token_id=vocab["<pad>"], eos_token_id=0,
-        decoder_start_token_id=vocab["<pad>"], forced_eos_token_id=0,
+        decoder_start_token_id=vocab["<pad>"], forced_eos_token_id=0, tie_word_embeddings=tied,
+        share_encoder_decoder_embeddings=tied,
     )  # fmt: skip
     model = MarianMTModel(config)
-    if norm == "pre":
-        pre_norm(model)
     randomize(model, seed, eos_bias)
     model.eval().save_pretrained(directory)
+    if weights == "bin":
+        (directory / "model.safetensors").unlink()
+        torch.save(model.state_dict(), directory / "pytorch_model.bin")
     files = [str(directory / name) for name in ("source.spm", "target.spm", "vocab.json")]
     MarianTokenizer(*files).save_pretrained(directory)
     return model
+
+
+if __name__ == "__main__":
+    import sys
+
+    build(Path(sys.argv[1]), "swish", weights="bin")

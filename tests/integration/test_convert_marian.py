@@ -14,26 +14,38 @@ import shutil
 
 import pytest
 import torch
+import yaml
 from transformers import MarianTokenizer
 
+from fanyi import config as config_io
 from fanyi.cli import main
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import Translator
 from fanyi.interop import marian
 from fanyi.interop.convert import read_weights
-from fanyi.model_dir import load_model
+from fanyi.model import ModelConfig, build_model
+from fanyi.model_dir import load_model, write_model_dir
 from hf_reference import generate
 from tiny_marian import build, corpus
 
-CASES = [("relu", "post", 3.0), ("swish", "pre", 4.0), ("gelu", "post", 3.0)]
+# (activation, one embedding matrix or three, weights file, EOS bias)
+CASES = [
+    ("relu", True, "safetensors", 3.0),
+    ("swish", False, "safetensors", 0.0),
+    ("gelu", True, "bin", 3.0),  # every alias of the tied embeddings, as transformers 4.x writes
+]
 
 
-@pytest.fixture(scope="module", params=CASES, ids=lambda case: "-".join(map(str, case[:2])))
+def case_name(case: tuple) -> str:
+    return f"{case[0]}-{'tied' if case[1] else 'untied'}-{case[2]}"
+
+
+@pytest.fixture(scope="module", params=CASES, ids=case_name)
 def converted(request, tmp_path_factory):
     """(transformers model, its tokenizer, the converted fanyi directory)."""
-    activation, norm, eos_bias = request.param
-    root = tmp_path_factory.mktemp(f"marian-{activation}-{norm}")
-    reference = build(root / "opus-mt-xx-en", activation, norm, eos_bias)
+    activation, tied, weights, eos_bias = request.param
+    root = tmp_path_factory.mktemp(case_name(request.param))
+    reference = build(root / "opus-mt-xx-en", activation, tied, weights, eos_bias)
     assert main(["convert", str(root / "opus-mt-xx-en"), "-o", str(root / "fanyi")]) == 0
     tokenizer = MarianTokenizer.from_pretrained(root / "opus-mt-xx-en")
     return reference, tokenizer, root / "fanyi"
@@ -99,7 +111,7 @@ def test_attention_maps_of_a_converted_model(converted):
 @pytest.fixture(scope="module")
 def plain_marian(tmp_path_factory):
     directory = tmp_path_factory.mktemp("plain") / "opus-mt-xx-en"
-    build(directory, "swish", "post")
+    build(directory, "swish")
     return directory
 
 
@@ -137,6 +149,8 @@ def test_a_weights_only_pytorch_file_is_read(marian_dir):
         ("activation_function", "gelu_new", "activation_function 'gelu_new'"),
         ("decoder_ffn_dim", 128, "encoder_ffn_dim differs from decoder_ffn_dim"),
         ("model_type", "bart", "model_type 'bart'"),
+        ("normalize_before", True, "normalize_before: True"),  # transformers ignores both keys
+        ("add_final_layer_norm", True, "add_final_layer_norm: True"),
     ],
 )
 def test_an_unsupported_feature_is_refused_by_name(marian_dir, capsys, key, value, named):
@@ -168,3 +182,81 @@ def test_a_name_that_is_no_directory_is_fetched_from_the_hub(tmp_path, capsys, m
     assert main(["convert", "Helsinki-NLP/opus-mt-zh-en", "-o", str(tmp_path / "out")]) == 2
     error = capsys.readouterr().err
     assert "not a local directory" in error and "OfflineModeIsEnabled" in error
+
+
+def test_tied_aliases_that_differ_are_refused(marian_dir, capsys):
+    """transformers 4.x's pytorch_model.bin stores a tied matrix under each of its names: equal
+    copies are one matrix (the "gelu" case above); copies that differ are no tied matrix."""
+    state = read_weights(marian_dir)
+    (marian_dir / "model.safetensors").unlink()
+    state["lm_head.weight"] = state["model.shared.weight"] + 1
+    torch.save(state, marian_dir / "pytorch_model.bin")
+    assert main(["convert", str(marian_dir), "-o", str(marian_dir.parent / "out")]) == 2
+    assert "model.shared.weight and lm_head.weight differ" in capsys.readouterr().err
+
+
+def test_the_converted_config_holds_no_corpus_settings(converted):
+    """No corpus was prepared for a converted model: its data section says only how its text is
+    read (languages, no normalisation), not a default out_dir or vocab_size."""
+    sections = yaml.safe_load((converted[2] / "config.yaml").read_text(encoding="utf-8"))
+    assert sections["data"] == {
+        "train": "",
+        "src_lang": "xx",
+        "tgt_lang": "en",
+        "columns": {"xx": 0, "en": 1},
+        "nfkc": False,
+        "t2s": False,
+    }
+
+
+def test_generation_settings_survive_a_round_trip(marian_dir, tmp_path):
+    """OPUS-MT's num_beams becomes the converted model's beam, and the Hugging Face export writes
+    what opus-mt's generation_config.json holds (generate() would otherwise stop at 20 tokens)."""
+    generation = json.loads((marian_dir / "generation_config.json").read_text())
+    (marian_dir / "generation_config.json").write_text(json.dumps({**generation, "num_beams": 3}))
+    assert main(["convert", str(marian_dir), "-o", str(tmp_path / "fanyi")]) == 0
+    assert load_model(tmp_path / "fanyi")[1].decode == {"beam": 3}
+    assert (
+        main(["export", str(tmp_path / "fanyi"), "--to", "huggingface", "-o", str(tmp_path / "hf")])
+        == 0
+    )
+    exported = json.loads((tmp_path / "hf" / "generation_config.json").read_text())
+    pad = generation["pad_token_id"]
+    assert exported | {"max_length": 128, "num_beams": 3} == exported  # 128: the model's positions
+    assert exported["bad_words_ids"] == [[pad]] and exported["decoder_start_token_id"] == pad
+    assert (
+        main(
+            [
+                "convert",
+                str(tmp_path / "hf"),
+                "-o",
+                str(tmp_path / "back"),
+                "--src-lang",
+                "xx",
+                "--tgt-lang",
+                "en",
+            ]
+        )
+        == 0
+    )
+    assert load_model(tmp_path / "back")[1].decode == {"beam": 3}
+
+
+def test_a_pre_norm_model_runs_on_ctranslate2(plain_marian, tmp_path):
+    """A pre-norm model with final LayerNorms (MarianMT has none to convert, fanyi trains them):
+    CTranslate2 gives fanyi's greedy translations."""
+    assert main(["convert", str(plain_marian), "-o", str(tmp_path / "post")]) == 0
+    sections = yaml.safe_load((tmp_path / "post" / "config.yaml").read_text(encoding="utf-8"))
+    sections["model"] |= {"norm": "pre", "final_norm": True}
+    torch.manual_seed(0)
+    model = build_model(config_io.from_dict(ModelConfig, sections["model"])).eval()
+    files = [tmp_path / "post" / name for name in ("source.spm", "target.spm", "vocab.json")]
+    write_model_dir(tmp_path / "pre", model, sections, files)
+    assert (
+        main(["export", str(tmp_path / "pre"), "--to", "ctranslate2", "-o", str(tmp_path / "ct2")])
+        == 0
+    )
+    texts = corpus(50, seed=1)[0]
+    ours = Translator.load(tmp_path / "pre", beam=1, dtype="fp32").translate(texts)
+    assert CTranslate2Translator.load(tmp_path / "ct2", beam=1).translate(texts) == ours
+    assert len(set(ours)) > 10

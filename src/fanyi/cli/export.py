@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 
+from ..decode.config import model_decode_config
 from ..decode.translator import resolve_model_dir
 from ..ensemble_dir import first_member
 from ..interop.export_ct2 import QUANTIZATIONS, export_ctranslate2
 from ..interop.export_hf import export_huggingface
+from ..model_dir import read_checkpoint
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -49,5 +51,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.quantization != "float32":
             raise ValueError("--quantization applies to --to ctranslate2 only")
-        print(export_huggingface(model, args.output))
+        beam = model_decode_config(read_checkpoint(model)).beam
+        print(export_huggingface(model, args.output, beam))
     return 0

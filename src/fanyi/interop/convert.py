@@ -6,9 +6,11 @@ A MarianMT directory holds ``config.json``, the weights (``model.safetensors``, 
 keeps the three vocabulary files as they are; its ``vocab`` section names the table (``ids``).
 A name that is not a local directory is downloaded from the Hugging Face Hub first.
 
-Weights are read as safetensors, or with ``torch.load(weights_only=True)``, which accepts
-tensors and plain containers only: a file that needs the full unpickler (it could run code) is
-refused with a safe way to convert it.
+Nothing is trusted: the configs are checked (types, bounds), the SentencePiece models loaded, and
+the weights' names and shapes checked against the config on a model of meta tensors before
+anything of the config's size is built. Weights are read as safetensors, or with
+``torch.load(weights_only=True)``, which accepts tensors and plain containers only: a file that
+needs the full unpickler (it could run code) is refused with a safe way to convert it.
 """
 
 from __future__ import annotations
@@ -20,18 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from safetensors.torch import load_file
 from torch import Tensor
 
 from .._version import __version__
 from ..config import to_dict
-from ..data import DataConfig
-from ..model import ModelConfig, build_model
-from ..model_dir import claim_output, load_into, write_model_dir
+from ..data.vocab import Vocab
+from ..model import ModelConfig, Transformer, build_model
+from ..model_dir import claim_output, load_into, read_tensors, write_model_dir
 from . import marian
 
 VOCAB_FILES = ("source.spm", "target.spm", "vocab.json")
 SAFETENSORS, TORCH_WEIGHTS = "model.safetensors", "pytorch_model.bin"
+GENERATION_CONFIG = "generation_config.json"
 PICKLES = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.pkl", "*.pickle")
 _OPUS_NAME = re.compile(r"opus-mt-([a-z]{2,3})-([a-z]{2,3})$")
 SAFE_CONVERSION = (
@@ -60,15 +62,14 @@ def convert_marian(
     if tokenizer.get("separate_vocabs"):
         raise ValueError("unsupported MarianMT feature: separate_vocabs (target_vocab.json)")
     model_config = marian.model_config(config)
-    check_vocabulary(read_json(directory / "vocab.json"), model_config)
-    model = build_model(model_config)
-    weights = marian.fanyi_state(read_weights(directory), model_config)
-    load_into(model, weights, directory)
+    check_vocabularies(directory, model_config)
+    model = load_weights(directory, model_config)
     langs = languages(source, tokenizer, src_lang, tgt_lang)
+    generation = read_json(directory / GENERATION_CONFIG, required=False) or config
     return write_model_dir(
         out,
         model.eval(),
-        sections(model_config, langs, source),
+        sections(model_config, langs, source, marian.decode_defaults(generation)),
         [directory / f for f in VOCAB_FILES],
     )
 
@@ -95,17 +96,54 @@ def locate(source: str, revision: str | None = None) -> Path:
 
 
 def read_json(path: Path, required: bool = True) -> dict[str, Any]:
+    """The JSON object in ``path`` ({} for a missing file that is not ``required``)."""
     if not path.is_file():
         if required:
             raise FileNotFoundError(f"{path} not found: not a MarianMT directory")
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: expected a JSON object, not {type(value).__name__}")
+    return value
+
+
+def check_vocabularies(directory: Path, c: ModelConfig) -> None:
+    """``vocab.json`` must give every id below the model's vocabulary size, specials agreeing,
+    and ``source.spm`` and ``target.spm`` must be SentencePiece models."""
+    table = read_json(directory / "vocab.json")
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in table.values()):
+        raise ValueError("vocab.json: expected an object of piece → integer id")
+    ids = sorted(set(table.values()))
+    if ids != list(range(len(ids))) or len(ids) > c.tgt_vocab_size:
+        raise ValueError(f"vocab.json: ids are not 0..n-1 with n ≤ vocab_size {c.tgt_vocab_size}")
+    for piece, expected in (("<pad>", c.pad_id), ("</s>", c.eos_id)):
+        if table.get(piece) != expected:
+            raise ValueError(
+                f"vocab.json: {piece} is {table.get(piece)}, the config says {expected}"
+            )
+    for name in VOCAB_FILES[:2]:
+        Vocab(directory / name, table)
+
+
+def load_weights(directory: Path, c: ModelConfig) -> Transformer:
+    """The model ``c`` holding the checkpoint's weights, whose names and shapes are checked on a
+    model of meta tensors first (a config cannot make fanyi allocate more than the weights)."""
+    state = marian.fanyi_state(read_weights(directory), c)
+    with torch.device("meta"):
+        skeleton = build_model(c, initialise=False)
+    load_into(skeleton, {k: t.to("meta") for k, t in state.items()}, directory)
+    model = build_model(c, initialise=False)
+    load_into(model, state, directory)
+    return model
 
 
 def read_weights(directory: Path) -> dict[str, Tensor]:
     """The checkpoint's tensors: safetensors, else a PyTorch file holding tensors only."""
     if (directory / SAFETENSORS).is_file():
-        return load_file(directory / SAFETENSORS)
+        return read_tensors(directory / SAFETENSORS)[0]  # a pickle under this name is refused
     if (directory / TORCH_WEIGHTS).is_file():
         return torch_weights(directory / TORCH_WEIGHTS)
     pickles = sorted(p.name for pattern in PICKLES for p in directory.glob(pattern))
@@ -127,18 +165,6 @@ def torch_weights(path: Path) -> dict[str, Tensor]:
     return state
 
 
-def check_vocabulary(table: dict[str, int], c: ModelConfig) -> None:
-    """``vocab.json`` must give every id below the model's vocabulary size, specials agreeing."""
-    ids = sorted(set(table.values()))
-    if ids != list(range(len(ids))) or len(ids) > c.tgt_vocab_size:
-        raise ValueError(f"vocab.json: ids are not 0..n-1 with n ≤ vocab_size {c.tgt_vocab_size}")
-    for piece, expected in (("<pad>", c.pad_id), ("</s>", c.eos_id)):
-        if table.get(piece) != expected:
-            raise ValueError(
-                f"vocab.json: {piece} is {table.get(piece)}, the config says {expected}"
-            )
-
-
 def languages(
     source: str, tokenizer: dict[str, Any], src_lang: str | None, tgt_lang: str | None
 ) -> tuple[str, str]:
@@ -150,15 +176,18 @@ def languages(
     src, tgt = src_lang or guess[0], tgt_lang or guess[1]
     if not src or not tgt or src == tgt:
         raise ValueError("cannot tell the languages from the name: give --src-lang and --tgt-lang")
+    if not all(isinstance(lang, str) for lang in (src, tgt)):
+        raise ValueError("tokenizer_config.json: source_lang and target_lang must be strings")
     return src, tgt
 
 
-def sections(model: ModelConfig, langs: tuple[str, str], source: str) -> dict[str, Any]:
-    """``config.yaml`` of the converted model: MarianMT reads text as given (no NFKC, no T2S)."""
+def sections(
+    model: ModelConfig, langs: tuple[str, str], source: str, decode: dict[str, Any]
+) -> dict[str, Any]:
+    """``config.yaml`` of the converted model: MarianMT reads text as given (no NFKC, no T2S);
+    of the data settings only what describes the model's text (no corpus was prepared)."""
     src, tgt = langs
-    data = DataConfig(
-        train="", src_lang=src, tgt_lang=tgt, columns={src: 0, tgt: 1}, nfkc=False, t2s=False
-    )
+    data = {"train": "", "src_lang": src, "tgt_lang": tgt, "columns": {src: 0, tgt: 1}}
     vocab = {
         "src_model": "source.spm",
         "tgt_model": "target.spm",
@@ -167,7 +196,8 @@ def sections(model: ModelConfig, langs: tuple[str, str], source: str) -> dict[st
     }
     return {
         "model": to_dict(model),
-        "data": to_dict(data),
+        "data": {**data, "nfkc": False, "t2s": False},
         "vocab": vocab,
         "checkpoint": {"converted_from": source, "fanyi": __version__},
+        "decode": decode,
     }

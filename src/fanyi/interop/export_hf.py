@@ -21,13 +21,14 @@ from ..data.vocab import model_vocabularies
 from ..model import Transformer
 from ..model_dir import Checkpoint, load_model
 from .layout import to_concat_layout
-from .marian import marian_config, marian_state
+from .marian import generation_config, marian_config, marian_state
 
 SOURCE_SPM, TARGET_SPM, VOCAB_JSON = "source.spm", "target.spm", "vocab.json"
 
 
-def export_huggingface(model_dir: str | Path, out: str | Path) -> Path:
-    """Write the MarianMT directory ``out`` for fanyi model directory ``model_dir``."""
+def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) -> Path:
+    """Write the MarianMT directory ``out`` for fanyi model directory ``model_dir``, which
+    ``generate`` decodes with ``beam`` (fanyi's default; the CLI gives the model's own)."""
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
 
     model, checkpoint = load_model(model_dir)
@@ -37,7 +38,8 @@ def export_huggingface(model_dir: str | Path, out: str | Path) -> Path:
     marian = MarianMTModel(config).eval()
     missing, unexpected = marian.load_state_dict(marian_weights(model), strict=False)
     assert not unexpected and all("embed_positions" in k for k in missing), (missing, unexpected)
-    marian.generation_config.bad_words_ids = [[model.config.pad_id]]  # as fanyi: never padding
+    for key, value in generation_config(model.config, beam).items():
+        setattr(marian.generation_config, key, value)
     marian.save_pretrained(out)
     shutil.copyfile(checkpoint.src_spm, out / SOURCE_SPM)
     shutil.copyfile(checkpoint.tgt_spm, out / TARGET_SPM)

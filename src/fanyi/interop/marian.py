@@ -3,9 +3,9 @@
 MarianMT is the paper's post-norm Transformer with a few other choices, each a ``ModelConfig``
 field here: swish in OPUS-MT models (``activation``), all sines before all cosines
 (``sinusoid_layout="concat"``), the decoder started from the pad token (``bos_id``), an output
-bias (``final_logits_bias``: fanyi's generator bias). Older configs may ask for pre-norm
-(``normalize_before``) and final LayerNorms (``add_final_layer_norm``). Attention projects Q, K
-and V with three linear maps where fanyi fuses them into one.
+bias (``final_logits_bias``: fanyi's generator bias). Attention projects Q, K and V with three
+linear maps where fanyi fuses them into one. A ``config.json`` is checked (types, bounds) before
+anything is built from it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,25 @@ UNSUPPORTED = {
     "normalize_embedding": (True, "a LayerNorm after the embeddings"),
     "static_position_embeddings": (False, "learned position embeddings"),
     "add_bias_logits": (True, "a second output bias"),
+    # Older configs may ask for these; transformers' MarianMT ignores them and computes post-norm
+    # without final LayerNorms, so weights trained for them would translate differently.
+    "normalize_before": (True, "pre-norm layers, which transformers' MarianMT ignores"),
+    "add_final_layer_norm": (True, "final LayerNorms, which transformers' MarianMT ignores"),
 }
+# config.json's sizes: (key, smallest, largest); far above any MarianMT's (OPUS-MT: d_model
+# 512-1024, 6-12 layers, 512 positions, 65k pieces), low enough that nothing absurd is built.
+SIZES = (
+    ("vocab_size", 1, 1 << 21),
+    ("d_model", 1, 1 << 14),
+    ("encoder_ffn_dim", 1, 1 << 16),
+    ("encoder_attention_heads", 1, 1 << 10),
+    ("encoder_layers", 0, 256),
+    ("decoder_layers", 0, 256),
+    ("max_position_embeddings", 1, 1 << 14),
+)
+MAX_BEAMS = 64
+TOKEN_IDS = ("pad_token_id", "decoder_start_token_id", "eos_token_id")
+DROPOUTS = ("dropout", "attention_dropout", "activation_dropout")
 
 # Per layer: (fanyi module, MarianMT module, kind).
 ENCODER_LAYER = [
@@ -44,40 +62,69 @@ DECODER_LAYER = [
     ("feed_forward.w_2", "fc2", "affine"),
     ("sublayers.2.norm", "final_layer_norm", "affine"),
 ]
-DECODER_EMBEDDING = "tgt_embed.embeddings.lut.weight"
-EMBEDDINGS = {  # fanyi name: MarianMT names, the first one present wins
-    "src_embed.embeddings.lut.weight": ("model.encoder.embed_tokens.weight", "model.shared.weight"),
-    DECODER_EMBEDDING: ("model.decoder.embed_tokens.weight", "model.shared.weight"),
-}
+SRC_EMBEDDING, TGT_EMBEDDING = "src_embed.embeddings.lut.weight", "tgt_embed.embeddings.lut.weight"
+GENERATOR = "generator.proj.weight"
+# MarianMT's names of one matrix: transformers' safetensors keep one of them, its (and
+# torch.save's) pytorch_model.bin every alias. Present together, they must be equal.
+SHARED = "model.shared.weight"
+ENCODER_EMBEDDINGS = ("model.encoder.embed_tokens.weight", SHARED)
+DECODER_EMBEDDINGS = ("model.decoder.embed_tokens.weight", SHARED)
+OUTPUT = ("lm_head.weight", *DECODER_EMBEDDINGS)
 POSITIONS = ("model.encoder.embed_positions.weight", "model.decoder.embed_positions.weight")
 
 
 def model_config(config: dict[str, Any]) -> ModelConfig:
-    """fanyi's ``ModelConfig`` for a MarianMT ``config.json``; what it cannot compute is refused."""
+    """fanyi's ``ModelConfig`` for a MarianMT ``config.json``; what it cannot compute is refused,
+    and a size, id or rate out of its range is refused by name."""
     refuse_unsupported(config)
-    vocab = config["vocab_size"]
+    size = checked_sizes(config)
+    rates = {key: rate(config, key, 0.1 if key == "dropout" else 0.0) for key in DROPOUTS}
     return ModelConfig(
-        src_vocab_size=vocab,
-        tgt_vocab_size=vocab,
-        d_model=config["d_model"],
-        d_ff=config["encoder_ffn_dim"],
-        h=config["encoder_attention_heads"],
-        N_enc=config["encoder_layers"],
-        N_dec=config["decoder_layers"],
-        dropout=config.get("dropout", 0.1),
-        attention_dropout=config.get("attention_dropout", 0.0),
-        ff_dropout=config.get("activation_dropout", 0.0),
-        norm="pre" if config.get("normalize_before") else "post",
+        src_vocab_size=size["vocab_size"],
+        tgt_vocab_size=size["vocab_size"],
+        d_model=size["d_model"],
+        d_ff=size["encoder_ffn_dim"],
+        h=size["encoder_attention_heads"],
+        N_enc=size["encoder_layers"],
+        N_dec=size["decoder_layers"],
+        dropout=rates["dropout"],
+        attention_dropout=rates["attention_dropout"],
+        ff_dropout=rates["activation_dropout"],
         tie_embeddings=tied(config),
-        max_len=config.get("max_position_embeddings", 1024),
-        pad_id=config["pad_token_id"],
-        bos_id=config["decoder_start_token_id"],
-        eos_id=config["eos_token_id"],
+        max_len=size["max_position_embeddings"],
+        pad_id=size["pad_token_id"],
+        bos_id=size["decoder_start_token_id"],
+        eos_id=size["eos_token_id"],
         activation=ACTIVATIONS[config.get("activation_function", "gelu")],  # type: ignore[arg-type]
-        scale_embeddings=config.get("scale_embedding", False),
+        scale_embeddings=bool(config.get("scale_embedding", False)),
         sinusoid_layout="concat",
-        final_norm=bool(config.get("add_final_layer_norm", False)),
+        final_norm=False,
     )
+
+
+def checked_sizes(config: dict[str, Any]) -> dict[str, int]:
+    """The sizes (``SIZES``) and special ids of ``config``, each an integer in its range."""
+    defaults = {"max_position_embeddings": 1024}
+    size = {
+        key: integer(config.get(key, defaults.get(key)), key, low, high) for key, low, high in SIZES
+    }
+    for key in TOKEN_IDS:
+        size[key] = integer(config.get(key), key, 0, size["vocab_size"] - 1)
+    return size
+
+
+def integer(value: Any, key: str, low: int, high: int, where: str = "config.json") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{where}: {key} must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def rate(config: dict[str, Any], key: str, default: float) -> float:
+    """A dropout rate of ``config``: a number in [0, 1)."""
+    value = config.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
+        raise ValueError(f"config.json: {key} must be a number in [0, 1), not {value!r}")
+    return float(value)
 
 
 def refuse_unsupported(config: dict[str, Any]) -> None:
@@ -88,7 +135,7 @@ def refuse_unsupported(config: dict[str, Any]) -> None:
         if config.get(key) == value:
             raise ValueError(f"unsupported MarianMT feature: {key}: {value} ({what})")
     activation = config.get("activation_function", "gelu")
-    if activation not in ACTIVATIONS:
+    if not isinstance(activation, str) or activation not in ACTIVATIONS:
         raise ValueError(
             f"unsupported MarianMT feature: activation_function {activation!r} "
             f"(fanyi computes {', '.join(ACTIVATIONS)})"
@@ -100,8 +147,6 @@ def refuse_unsupported(config: dict[str, Any]) -> None:
     ):
         if config.get(decoder, config.get(encoder)) != config.get(encoder):
             raise ValueError(f"unsupported MarianMT feature: {encoder} differs from {decoder}")
-    if not isinstance(config.get("eos_token_id"), int):
-        raise ValueError(f"unsupported MarianMT feature: eos_token_id {config.get('eos_token_id')}")
 
 
 def tied(config: dict[str, Any]) -> bool:
@@ -149,6 +194,30 @@ def marian_config(c: ModelConfig) -> dict[str, Any]:
     }
 
 
+def decode_defaults(generation: dict[str, Any]) -> dict[str, Any]:
+    """fanyi's decoding defaults (``config.yaml``'s ``decode``) from a MarianMT generation config:
+    its beam; fanyi's own length limit and GNMT length penalty otherwise (docs/interop.md)."""
+    beams = generation.get("num_beams")
+    if beams is None:
+        return {}
+    return {"beam": integer(beams, "num_beams", 1, MAX_BEAMS, "generation_config.json")}
+
+
+def generation_config(c: ModelConfig, beam: int) -> dict[str, Any]:
+    """The ``generation_config.json`` of an OPUS-MT model, for a model ``c`` that fanyi decodes
+    with ``beam``: ``generate`` then searches with that beam, up to 512 tokens (or the model's
+    positions), never generating padding."""
+    return {
+        "max_length": min(512, c.max_len),
+        "num_beams": beam,
+        "bad_words_ids": [[c.pad_id]],
+        "decoder_start_token_id": c.bos_id,
+        "pad_token_id": c.pad_id,
+        "eos_token_id": c.eos_id,
+        "forced_eos_token_id": c.eos_id,
+    }
+
+
 def layer_pairs(c: ModelConfig) -> list[tuple[str, str, str]]:
     """(fanyi module, MarianMT module, kind) for every layer and final norm of ``c``."""
     pairs = []
@@ -181,6 +250,20 @@ class _Weights:
         self.used.add(name)
         return self.tensors[name]
 
+    def take_equal(self, *names: str) -> Tensor:
+        """The first of ``names`` present; every other one present must be equal to it."""
+        present = [n for n in names if n in self.tensors]
+        first = self.take(*names)
+        for name in present[1:]:
+            other = self.tensors[name]
+            if other.shape != first.shape or not (other.is_meta or torch.equal(other, first)):
+                raise ValueError(
+                    f"the MarianMT weights {present[0]} and {name} differ, though the config "
+                    "shares them"
+                )
+        self.used.update(present)
+        return first
+
     def check_all_used(self) -> None:
         unused = sorted(set(self.tensors) - self.used)
         if unused:
@@ -188,11 +271,11 @@ class _Weights:
 
 
 def fanyi_state(marian: dict[str, Tensor], c: ModelConfig) -> dict[str, Tensor]:
-    """fanyi's state dict for MarianMT weights; every MarianMT tensor must be used."""
+    """fanyi's state dict for MarianMT weights; every MarianMT tensor must be used. Meta tensors
+    (shapes only: a checkpoint's header) map to meta tensors, checking names and shapes only."""
     weights = _Weights(marian)
     check_positions(weights, c)
-    out = {ours: weights.take(*names) for ours, names in EMBEDDINGS.items()}
-    out["generator.proj.weight"] = weights.take("lm_head.weight", *EMBEDDINGS[DECODER_EMBEDDING])
+    out = embeddings(weights, c)
     if "final_logits_bias" in marian:
         out["generator.proj.bias"] = weights.take("final_logits_bias").reshape(-1)
     else:
@@ -210,13 +293,29 @@ def fanyi_state(marian: dict[str, Tensor], c: ModelConfig) -> dict[str, Tensor]:
     return out
 
 
+def embeddings(weights: _Weights, c: ModelConfig) -> dict[str, Tensor]:
+    """fanyi's embeddings and output projection (one matrix when ``c`` ties them)."""
+    if c.tie_embeddings:
+        one = weights.take_equal(*dict.fromkeys(ENCODER_EMBEDDINGS + OUTPUT))
+        return {SRC_EMBEDDING: one, TGT_EMBEDDING: one, GENERATOR: one}
+    return {
+        SRC_EMBEDDING: weights.take_equal(*ENCODER_EMBEDDINGS),
+        TGT_EMBEDDING: weights.take_equal(*DECODER_EMBEDDINGS),
+        GENERATOR: weights.take(*OUTPUT),
+    }
+
+
 def check_positions(weights: _Weights, c: ModelConfig) -> None:
     """Stored position embeddings (older checkpoints keep them) must be Marian's sinusoids."""
-    table = sinusoid_table(c.max_len, c.d_model, "concat")
     for name in POSITIONS:
         if name in weights.tensors:
-            stored = weights.take(name).float()
-            if stored.shape != table.shape or not torch.allclose(stored, table, atol=1e-4):
+            stored = weights.take(name)
+            if stored.shape != (c.max_len, c.d_model) or not (
+                stored.is_meta
+                or torch.allclose(
+                    stored.float(), sinusoid_table(*stored.shape, "concat"), atol=1e-4
+                )
+            ):
                 raise ValueError(f"unsupported MarianMT feature: {name} are not sinusoids")
 
 
