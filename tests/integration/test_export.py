@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,44 @@ def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences
         ours = decode(translator.model, src, translator.config)[0][0]
         again = decode(back, src, translator.config, checkpoint.model.bos_id)[0][0]
         assert again.tokens == ours.tokens and abs(again.log_prob - ours.log_prob) < 1e-4
+
+
+def card_code(directory: Path) -> str:
+    """The Python code of the model card in ``directory``."""
+    card = (directory / "README.md").read_text(encoding="utf-8")
+    return card.split("```python\n", 1)[1].split("\n```", 1)[0]
+
+
+@pytest.mark.parametrize("name", ["float32", "huggingface"])
+def test_every_export_carries_a_model_card(exported, name):
+    """Data and licences (Tatoeba CC-BY 2.0 FR, HSK CC-BY-SA-4.0: share-alike), the scores of
+    the model's config.yaml with their signatures, the preprocessing, shipped as preprocess.py."""
+    card = (exported[name] / "README.md").read_text(encoding="utf-8")
+    assert "license: cc-by-sa-4.0" in card.split("---")[1]
+    assert "CC-BY 2.0 (France); attribution: www.manythings.org/anki and tatoeba.org" in card
+    assert "hsk-sentences-audio" in card and "CC-BY-SA-4.0" in card
+    assert "| zh→en | Tatoeba cmn-eng, held-out test split (1,000 pairs) |" in card
+    assert "33.30" in card and "nrefs:1|case:mixed|eff:no|tok:zh|smooth:exp|version:2.6.0" in card
+    assert "OpenCC `t2s`" in card and 'normalise("你叫什麼名字？", "zh")' in card
+    assert (exported[name] / "preprocess.py").is_file()
+
+
+@pytest.mark.parametrize("name", ["float32", "huggingface"])
+def test_the_model_cards_code_translates(exported, name, capsys):
+    """The card's code, run as it stands, normalises Traditional script and translates."""
+    exec(card_code(exported[name]), {})
+    assert capsys.readouterr().out == "What's your name?\n"
+
+
+def test_huggingface_generate_searches_as_opus_mt_configures_it(exported):
+    """generation_config.json as opus-mt writes it: generate() searches with the model's beam,
+    up to 512 tokens (it stopped at 20 without max_length), never generating padding."""
+    config = json.loads((exported["huggingface"] / "generation_config.json").read_text())
+    c = load_model(MODEL)[1].model
+    expected = {"max_length": 512, "num_beams": 5, "bad_words_ids": [[c.pad_id]]}
+    assert config | expected | {"decoder_start_token_id": c.bos_id} == config
+    marian = MarianMTModel.from_pretrained(exported["huggingface"]).eval()
+    tokenizer = MarianTokenizer.from_pretrained(exported["huggingface"])
+    text = ">>en<< 我的奶奶住在山附近的一个小村子里，她每个月都给我们寄一封很长的信，信里还有她花园的照片。"
+    tokens = marian.generate(**tokenizer([text], return_tensors="pt"))[0]
+    assert len(tokens) > 25

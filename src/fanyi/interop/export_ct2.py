@@ -6,7 +6,8 @@ fanyi's fused Q/K/V projection is CTranslate2's, its positional table is handed 
 fanyi keeps it (last layer, mean over heads). The vocabularies are fanyi's pieces in id order,
 so a language tag ``<2en>`` is an ordinary source token. fanyi's ``config.yaml`` and
 vocabulary files are copied beside CTranslate2's files: the engine tokenises, normalises and
-detokenises exactly as fanyi's Translator does.
+detokenises exactly as fanyi's Translator does. A README.md model card (``model_card.py``) says
+how to use the model without fanyi.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
 from ..model_dir import CONFIG_FILE, Checkpoint, load_model
 from .export_hf import fresh_directory
+from .model_card import write_model_card
 
 QUANTIZATIONS = (
     "float32",
@@ -58,6 +60,7 @@ def export_ctranslate2(
     out = fresh_directory(out)
     spec.save(str(out))
     copy_fanyi_files(checkpoint, out)
+    write_model_card(checkpoint, out, "ctranslate2", sum(p.numel() for p in model.parameters()))
     return out
 
 

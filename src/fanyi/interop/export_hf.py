@@ -6,7 +6,7 @@ An interleaved model's features are permuted into Marian's sines-then-cosines la
 fanyi's SentencePiece model(s) and a ``vocab.json`` of fanyi's ids; a language tag ``<2en>`` is
 also listed as ``>>en<<``, the form MarianTokenizer recognises at the start of a text
 (``">>en<< 你好。"``). MarianTokenizer does not apply fanyi's normalisation (NFKC, Traditional →
-Simplified): feed it normalised text.
+Simplified): the export's README.md model card says how, with ``preprocess.py`` beside it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..model import Transformer
 from ..model_dir import Checkpoint, load_model
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
+from .model_card import write_model_card
 
 SOURCE_SPM, TARGET_SPM, VOCAB_JSON = "source.spm", "target.spm", "vocab.json"
 
@@ -53,6 +54,7 @@ def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) ->
         model_max_length=config.max_position_embeddings,
     )
     tokenizer.save_pretrained(out)
+    write_model_card(checkpoint, out, "huggingface", sum(p.numel() for p in model.parameters()))
     return out
 
 
