@@ -102,6 +102,28 @@ def test_a_text_that_is_not_unicode_is_named_by_its_index(translator):
     assert response.json()["detail"].startswith("text[2]: not valid Unicode")
 
 
+def test_a_text_longer_than_the_model_reads_is_translated_and_one_that_fails_is_named(
+    translator, monkeypatch
+):
+    app = create_app(translator, Limits())
+    emoji = post(app, {"text": ["😀" * 300, "我很好。"]})  # within the limits, 10x MAX_LEN tokens
+    assert emoji.status_code == 200, emoji.text
+    assert [r["text"] for r in emoji.json()["translations"]] == translator.translate(
+        ["😀" * 300, "我很好。"]
+    )
+    search, bad = translator._search, translator.source_ids("谢谢。", "en")
+
+    def failing(sources, *args):
+        if bad in sources:
+            raise RuntimeError("boom")
+        return search(sources, *args)
+
+    monkeypatch.setattr(translator, "_search", failing)
+    response = post(app, {"text": ["我很好。", "谢谢。"]})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "text[1]: not translated: boom"
+
+
 def test_a_body_that_is_not_utf8_gets_400(translator):
     app = create_app(translator, LIMITS)
     response = post(app, content=b"\xff\xfe\x00", headers={"Content-Type": "application/json"})

@@ -241,3 +241,31 @@ def test_lines_are_split_on_newlines_only_everywhere(model_dir, tmp_path, monkey
     from_file = translate_in_process(monkeypatch, tmp_path, *model, "-i", str(source))
     assert piped == from_file and piped[0] == 0
     assert piped[1].count(b"\n") == data.count(b"\n")
+
+
+def test_a_file_is_written_as_it_goes_and_a_line_that_fails_fails_alone(
+    model_dir, expected, tmp_path, monkeypatch, capsys
+):
+    lines = [
+        LINES[0],
+        "谢谢。",
+        LINES[5],
+        "我们明天一起去北京看看我的老朋友吧。",
+    ]  # the last: longest
+    source = tmp_path / "in.txt"
+    source.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    search = Translator._search
+
+    def failing(self, sources, targets, *args):
+        if self.source_ids(lines[1], "en") in sources:
+            raise RuntimeError("out of memory")
+        if self.source_ids(lines[3], "en") in sources:
+            raise KeyboardInterrupt  # Ctrl-C in the middle of the file
+        return search(self, sources, targets, *args)
+
+    monkeypatch.setattr(Translator, "_search", failing)
+    flags = ("-m", str(model_dir), "--beam", "2", "--batch-tokens", "8", "-i", str(source))
+    status, out = translate_in_process(monkeypatch, tmp_path, *flags)
+    assert status == 130  # interrupted on the last line: the lines before it are written
+    assert out.decode() == f"{expected[0]}\n\n{expected[5]}\n"
+    assert "fanyi translate: line 2: not translated: out of memory\n" in capsys.readouterr().err

@@ -107,15 +107,62 @@ def test_a_joined_translation_has_block_diagonal_attention(translator):
     assert_rows_sum_to_one(candidate.attention, translator)
 
 
-def test_one_sentence_longer_than_the_model_reads_is_split_or_refused(model_dir, translator):
+def test_one_sentence_longer_than_the_model_reads_is_split_or_fails_alone(model_dir, translator):
     text = "我很好" * 50  # one sentence (no end mark), far more than MAX_LEN pieces
     assert len(translator.source_ids(text, "en")) > MAX_LEN
     (result,) = translator.translations([text])
-    assert result.text and len(result.candidates) == 1
+    assert result.text and len(result.candidates) == 1 and result.error is None
+    tokens = result.source_tokens  # 102: two pieces, each with its tag and EOS
+    assert tokens.count("<2en>") == tokens.count("</s>") == 2 and len(tokens) == 104
     strict = Translator.load(model_dir, long_input="error")
-    with pytest.raises(ValueError, match="max_len"):
-        strict.translate([text])
+    with pytest.warns(UserWarning, match=r"text 1: a source has \d+ tokens .*max_len=64"):
+        out = strict.translate(["我很好。", text, "谢谢。"])
+    assert out[1] == "" and out[0] and out[2]
     assert strict.translate(["我很好。" * 40])[0]  # many short sentences: no error
+
+
+def test_every_backward_score_fits_the_model(model_dir):
+    """Outputs as long as the model's positions allow, and a sentence cut into pieces, reranked:
+    translating them back must fit the model too (it read 1 + 63 + 1 positions before)."""
+    longest = Translator.load(
+        model_dir, beam=2, rerank_backward=0.5, min_len=MAX_LEN - 1, max_len_a=100
+    )
+    texts = ["我很好。", "我很好" * 50, "I am fine.", "谢谢。"]
+    results = longest.translations(texts, n_best=2)
+    assert [r.error for r in results] == [None] * 4
+    assert all(len(c.tokens) == MAX_LEN for c in results[0].candidates)  # 63 pieces and EOS
+    assert all(r.text for r in results)
+
+
+def test_a_piece_that_fails_fails_alone(model_dir, monkeypatch):
+    translator = Translator.load(model_dir, beam=2, batch_tokens=1 << 16)
+    texts = ["我很好。", "他在哪里？", "Thank you.", "谢谢。你呢？", "I am fine."]
+    alone = [translator.translate([text])[0] for text in texts]
+    search, bad = translator._search, translator.source_ids("你呢？", "en")
+
+    def failing(sources, *args):
+        if bad in sources:
+            raise RuntimeError("out of memory")
+        return search(sources, *args)
+
+    monkeypatch.setattr(translator, "_search", failing)
+    with pytest.warns(UserWarning, match="text 3: not translated: out of memory"):
+        out = translator.translate(texts)
+    assert out == [*alone[:3], "", alone[4]]
+
+
+def test_texts_come_out_as_soon_as_they_and_those_before_them_are_done(model_dir):
+    translator = Translator.load(model_dir, beam=2, batch_tokens=8)  # a batch per sentence
+    batches = []
+    search = translator._search
+    translator._search = lambda sources, *args: batches.append(sources) or search(sources, *args)
+    texts = ["我很好。", "谢谢。", "他在哪里？我们走吧。我很好。"]
+    stream = translator.stream(texts)
+    first = next(stream)
+    assert first.source == texts[0] and len(batches) <= 2  # of 5
+    rest = [first, *stream]
+    assert len(batches) == 5
+    assert [r.candidates for r in rest] == [r.candidates for r in translator.translations(texts)]
 
 
 def test_without_a_model_dir_the_bundled_model_or_a_clear_error():

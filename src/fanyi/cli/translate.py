@@ -9,7 +9,9 @@ together), so another program can talk to it line by line, as with ``fairseq-int
 file is read in chunks and batched by tokens. Lines end at ``\n`` only (a ``\r`` before it is
 dropped; a lone ``\r`` stays inside the line), so output lines match ``wc -l``. An empty line
 gives an empty line; so does a line that is not UTF-8, with the warning ``line N: invalid
-UTF-8`` on stderr, and the exit status is then 1 once every other line is translated.
+UTF-8`` on stderr, or one that fails to decode, with ``line N: not translated: why``; the exit
+status is then 1 once every other line is translated. Each line is written as soon as it and
+the lines before it are translated.
 
 With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| score`` (i: the
 0-based input line; score: log-probability over the GNMT length penalty, best first), as in
@@ -34,7 +36,7 @@ from ..decode.translator import Translator
 from ..runtime import set_threads
 from .arguments import at_least, device
 
-CHUNK_LINES = 2000  # lines of a file translated (and sorted into batches) at a time
+CHUNK_LINES = 2000  # lines of a file sorted into batches together (each written once done)
 READ_BYTES = 1 << 16
 BATCH_BYTES = 1 << 20  # most stdin bytes gathered into one batch
 
@@ -104,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
-    """Translate the input line by line into the output; 1 if a line was not UTF-8."""
+    """Translate the input line by line into the output, each line written as soon as it and
+    those before it are done; 1 if a line was not UTF-8 or failed to decode."""
     out = open(args.output, "w", encoding="utf-8") if args.output else _utf8_stdout()  # noqa: SIM115
     try:
         if args.text is not None:
@@ -116,13 +119,15 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
         index, bad = 0, 0
         for lines in batches:
             texts = [decode_line(line) for line in lines]
-            results = translator.translations([text or "" for text in texts], args.to)
-            out.writelines(format_results(results, index, translator.config.n_best))
-            out.flush()
-            for i in (i for i, text in enumerate(texts) if text is None):
-                where = "--text" if args.text is not None else f"line {index + i + 1}"
-                print(f"fanyi translate: {where}: invalid UTF-8", file=sys.stderr)
-                bad += 1
+            results = translator.stream([text or "" for text in texts], args.to)
+            for i, (text, result) in enumerate(zip(texts, results, strict=True)):
+                out.writelines(format_results([result], index + i, translator.config.n_best))
+                out.flush()
+                problem = "invalid UTF-8" if text is None else result.error
+                if problem is not None:
+                    where = "--text" if args.text is not None else f"line {index + i + 1}"
+                    print(f"fanyi translate: {where}: {problem}", file=sys.stderr)
+                    bad += 1
             index += len(lines)
     finally:
         if out is not sys.stdout:

@@ -9,7 +9,8 @@ hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length li
 quantize.py    bf16 and int8 copies of a model for faster CPU decoding
 dtype.py       dtype auto: the fastest of fp32, bf16 and int8 on this host, timed; prepare_model
 parallel.py    single-thread workers on parts of a batch
-long_input.py  sources longer than the model's positions
+long_input.py  sources longer than the model's positions: cut into pieces that fit
+pending.py     texts on their way: batches in order, a failing batch decoded again in halves
 ensemble.py    several models decoding as one, by the mean of their distributions
 rerank.py      reranking a beam by the backward score log P(source | hypothesis)
 translation.py what a translation returns: candidates, scores, attention

@@ -143,8 +143,8 @@ class CTranslate2Translator(Translator):
             "num_hypotheses": config.beam,
             "length_penalty": RAW_RANKING,
             "max_decoding_length": limit,
-            "min_decoding_length": config.min_len,
-            "max_input_length": 0,  # fanyi has already split long sources
+            "min_decoding_length": min(config.min_len, limit),  # the limit first, as fanyi's
+            "max_input_length": 0,  # fanyi's pieces fit the model already
             "suppress_sequences": [[pad]],  # as fanyi: padding is never generated
             "return_end_token": True,
             "return_scores": True,

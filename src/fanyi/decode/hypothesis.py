@@ -81,10 +81,11 @@ def step_log_probs(
 
 def constrain(log_probs: Tensor, step: int, limits: Tensor, min_len: int, eos_id: int) -> Tensor:
     """Forbid EOS before ``min_len`` tokens; once a row has ``limits`` tokens allow only EOS
-    (keeping its own log-probability). ``log_probs``: b x V, changed in place."""
-    if step < min_len:
-        log_probs[:, eos_id] = float("-inf")
+    (keeping its own log-probability: the limit comes before ``min_len``). ``log_probs``: b x V,
+    changed in place."""
     at_limit = limits <= step  # b
+    if step < min_len:
+        log_probs[:, eos_id].masked_fill_(~at_limit, float("-inf"))
     if bool(at_limit.any()):
         not_eos = torch.ones_like(log_probs[0], dtype=torch.bool)
         not_eos[eos_id] = False

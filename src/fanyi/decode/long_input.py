@@ -1,12 +1,16 @@
 """Sources longer than the model's positions: a clear error, or split into pieces and joined.
 
-Splitting here cuts a sequence of ids into near-equal consecutive pieces; a caller that has the
-text (the Translator) should split on sentence boundaries first, which translates better.
+Splitting cuts a sequence of ids into near-equal consecutive pieces. The Translator cuts a
+sentence's text ids into pieces that each fit with the language tag and EOS, and a pair scored
+by the model (a backward score) into pieces that fit on both sides; ``decode`` cuts a raw source
+that does not fit (only a caller that has no text: the Translator's pieces always fit).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 
 import torch
 from torch import Tensor
@@ -15,14 +19,51 @@ from .config import DecodeConfig
 from .hypothesis import Hypothesis, finish
 
 
+class TooLong(ValueError):
+    """A source longer than the model reads, where ``long_input`` is ``error``."""
+
+
+def too_long(length: int, max_len: int) -> TooLong:
+    """The error for a source of ``length`` tokens where the model reads ``max_len``."""
+    return TooLong(
+        f"a source has {length} tokens but the model reads at most max_len={max_len}; "
+        "shorten it, split it into sentences, or decode with long_input='split'"
+    )
+
+
 def check_lengths(lengths: Tensor, max_len: int) -> None:
     """Raise a clear ``ValueError`` if any source length (``lengths``: b) exceeds ``max_len``."""
     longest = int(lengths.max()) if lengths.numel() else 0
     if longest > max_len:
-        raise ValueError(
-            f"a source has {longest} tokens but the model reads at most max_len={max_len}; "
-            "shorten it, split it into sentences, or decode with long_input='split'"
-        )
+        raise too_long(longest, max_len)
+
+
+def count(length: int, size: int) -> int:
+    """How many pieces of at most ``size`` ids a sequence of ``length`` ids needs (at least 1)."""
+    return max(1, math.ceil(length / max(1, size)))
+
+
+def cut(ids: Sequence[int], pieces: int) -> list[list[int]]:
+    """``ids`` cut into ``pieces`` consecutive near-equal pieces (the first ones longer by one;
+    some empty when there are fewer ids than pieces)."""
+    size, extra = divmod(len(ids), pieces)
+    starts = [i * size + min(i, extra) for i in range(pieces + 1)]
+    return [list(ids[a:b]) for a, b in itertools.pairwise(starts)]
+
+
+def fitting(ids: Sequence[int], size: int) -> list[list[int]]:
+    """``ids`` in the fewest near-equal pieces of at most ``size`` ids."""
+    return cut(ids, count(len(ids), size))
+
+
+def fitting_pairs(
+    source: Sequence[int], target: Sequence[int], source_size: int, target_size: int
+) -> list[tuple[list[int], list[int]]]:
+    """A pair cut at the same fractions of both sides into the fewest pieces that hold at most
+    ``source_size`` source and ``target_size`` target ids: log P(target | source) of a pair too
+    long for the model is scored as the sum over its pieces'."""
+    pieces = max(count(len(source), source_size), count(len(target), target_size))
+    return list(zip(cut(source, pieces), cut(target, pieces), strict=True))
 
 
 def split_long_sources(
@@ -35,12 +76,10 @@ def split_long_sources(
     pieces: list[list[int]] = []
     owner: list[int] = []
     for i, (row, length) in enumerate(zip(src.tolist(), lengths.tolist(), strict=True)):
-        ids = row[:length]
-        size = math.ceil(length / max(1, math.ceil(length / max_len))) or 1
-        for start in range(0, max(length, 1), size):
-            pieces.append(ids[start : start + size])
+        for piece in fitting(row[:length], max_len):
+            pieces.append(piece)
             owner.append(i)
-    padded = torch.full((len(pieces), max(map(len, pieces))), pad_id, dtype=src.dtype)
+    padded = torch.full((len(pieces), max(1, *map(len, pieces))), pad_id, dtype=src.dtype)
     for i, ids in enumerate(pieces):
         padded[i, : len(ids)] = torch.tensor(ids, dtype=src.dtype)
     return padded, owner

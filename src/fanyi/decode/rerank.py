@@ -13,7 +13,8 @@ noisy-channel reranking (Yee et al., 2019). λ is chosen on dev (docs/quality.md
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 
 import torch
 from torch import Tensor
@@ -22,6 +23,9 @@ from ..data.batching import Batch, collate, token_batches
 from ..model import Transformer
 from .ensemble import Model, members, mixture
 from .hypothesis import Hypothesis, StepHook, no_pause
+from .long_input import fitting_pairs
+
+Scorer = Callable[[list[list[int]], list[list[int]]], list[float]]  # log_likelihoods of pairs
 
 
 @torch.no_grad()
@@ -60,6 +64,37 @@ def gold_log_probs(model: Transformer, batch: Batch) -> Tensor:
     hidden, _ = model.decode(batch.tgt_in, model.encode(batch.src, src_mask), src_mask)
     log_probs = model.generator.logits(hidden).float().log_softmax(dim=-1)
     return log_probs.gather(2, batch.tgt_out[:, :, None])[:, :, 0]
+
+
+def backward_scores(
+    found: list[list[Hypothesis]],
+    sentences: list[list[int]],
+    tags: list[list[int]],
+    score: Scorer,
+    max_len: int,
+    eos_id: int,
+) -> list[list[float]]:
+    """log P(x | y) of each source sentence x (no tag, no EOS) given each of its hypotheses y,
+    read as a source after ``tags`` (the tag of x's language). A pair too long for the model's
+    ``max_len`` positions is cut at the same fractions of both sides into pieces that fit
+    (``long_input.fitting_pairs``), and its pieces' log-probabilities add up."""
+    owners: list[int] = []  # per pair: its hypothesis, all sources' hypotheses in a row
+    back_sources: list[list[int]] = []
+    back_targets: list[list[int]] = []
+    hypotheses = (
+        (h, x, tag) for hs, x, tag in zip(found, sentences, tags, strict=True) for h in hs
+    )
+    for owner, (h, sentence, tag) in enumerate(hypotheses):
+        room = max_len - len(tag) - 1  # for the tag and EOS around y (and BOS before x)
+        for y, x in fitting_pairs(h.tokens, sentence, room, max_len - 1):
+            owners.append(owner)
+            back_sources.append([*tag, *y, eos_id])
+            back_targets.append(x)
+    totals = [0.0] * sum(map(len, found))
+    for owner, value in zip(owners, score(back_sources, back_targets), strict=True):
+        totals[owner] += value
+    ends = list(itertools.accumulate(map(len, found), initial=0))
+    return [totals[a:b] for a, b in itertools.pairwise(ends)]
 
 
 def rerank(

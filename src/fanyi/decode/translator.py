@@ -4,14 +4,18 @@ Each text is cleaned as the training corpus was (``lang.Normalizer``), cut into 
 (``lang.split_sentences``), and each sentence tagged ``<2xx>`` when the model translates both
 ways. The sentences of all texts are cut into token-bounded batches, searched over the decoder's
 cache (``decode``) and detokenised; each text's translated sentences are joined again, so one
-text in gives one translation out and no sentence is dropped. A sentence still longer than the
-model's positions follows ``DecodeConfig.long_input``.
+text in gives one translation out and no sentence is dropped. A sentence longer than the model
+reads is cut into pieces that each fit with its tag and EOS, or is its text's error
+(``DecodeConfig.long_input``): every search and backward score sees pieces that fit. A piece that
+fails fails alone (``pending.py``): its text's translation is empty, with an ``error``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -26,7 +30,9 @@ from .config import DecodeConfig, for_target, model_decode_config, with_options
 from .dtype import prepare_model, resolved
 from .ensemble import Ensemble, Model
 from .hypothesis import Hypothesis, StepHook, no_pause
-from .rerank import log_likelihoods, rerank
+from .long_input import TooLong, fitting, too_long
+from .pending import Pending, Piece, in_order, isolated
+from .rerank import backward_scores, log_likelihoods, rerank
 from .search import decode
 from .translation import AttentionMaps, Candidate, Translation, block_diagonal, unicode_problem
 
@@ -65,6 +71,7 @@ class Translator:
         batch_tokens: int = 4096,
     ) -> None:
         self._init_text(checkpoint, config, batch_tokens)
+        self.model_config = model.config  # an ensemble's: as far as every member reads
         self.device = next(model.parameters()).device
         self.config = resolved(model, config, weights_key(checkpoint))  # dtype auto chosen
         self.model = prepare_model(model, self.config)
@@ -78,6 +85,7 @@ class Translator:
         self.languages = Languages(data.src_lang, data.tgt_lang, data.bidirectional)
         self.src_vocab, self.tgt_vocab = model_vocabularies(checkpoint.path, checkpoint.vocab)
         self.model_config = checkpoint.model  # special ids, max_len
+        self._tags = {lang: self.source_ids("", lang)[:-1] for lang in self.languages.targets}
         if config.rerank_backward or any(config.rerank_backward_by_target.values()):
             self._require_bidirectional()
 
@@ -96,6 +104,11 @@ class Translator:
         model, checkpoint = ensemble.load(resolve_model_dir(model_dir), device=device)
         config = with_options(config or model_decode_config(checkpoint), options)
         return cls(model, checkpoint, config, batch_tokens)
+
+    @property
+    def max_len(self) -> int:
+        """The most source tokens the model reads at once (its positions)."""
+        return self.model_config.max_len
 
     @property
     def targets(self) -> list[str]:
@@ -132,21 +145,27 @@ class Translator:
     ) -> list[Translation]:
         """One :class:`Translation` per text, in input order (``to``: the target language,
         default detected per text; ``beam``, ``n_best``: default the translator's config). A
-        text that is not Unicode gets an empty one and its ``error``, without failing the others.
-        ``between_steps`` runs before every decoding step: it may wait, or raise ``Cancelled``."""
+        text that is not Unicode, or that fails to decode, gets an empty one and its ``error``,
+        without failing the others. ``between_steps`` runs before every decoding step: it may
+        wait, or raise ``Cancelled``."""
         changes: dict[str, object] = {"attention": attention}
         if beam is not None:
             changes["beam"] = beam
         if n_best is not None:
             changes["n_best"] = n_best
         config = dataclasses.replace(self.config, **changes)  # type: ignore[arg-type]
-        return self._translate(texts, to, config, between_steps)
+        return list(self._translate(texts, to, config, between_steps))
+
+    def stream(self, texts: list[str], to: str | None = None) -> Iterator[Translation]:
+        """:meth:`translations` by the translator's config, one at a time, in input order: each
+        as soon as it and every text before it are translated (the batches go shortest first)."""
+        return self._translate(texts, to, self.config)
 
     def token_counts(self, texts: list[str], to: str | None = None) -> list[int]:
         """How many source tokens the model reads for each text (0 for one that is not Unicode):
         what decoding it costs, before the beam."""
         return [
-            sum(len(ids) for ids in self._source(text, self.languages.target_of(text, to)))
+            sum(map(len, self._source(text, self.languages.target_of(text, to), self.config)))
             for text in texts
         ]
 
@@ -171,15 +190,13 @@ class Translator:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
         if isinstance(self.model, Ensemble):
             raise ValueError("an ensemble has no single attention map: give one member's directory")
-        config = dataclasses.replace(self.config, split_sentences=False)
-        translation = self._translate([text], to, config)[0]
+        config = dataclasses.replace(self.config, split_sentences=False, long_input="error")
+        translation = next(self._translate([text], to, config))
         if translation.error is not None:
             raise ValueError(translation.error)
         if not translation.source_tokens:
             raise ValueError("nothing to translate: the text is empty")
         ids = self.source_ids(self.sentences(text, translation.to, split=False)[0], translation.to)
-        if len(ids) > self.model_config.max_len:
-            raise ValueError(f"the text has {len(ids)} tokens, more than the model reads at once")
         pieces = translation.candidates[0].tokens
         target = [self.model_config.bos_id, *map(self.tgt_vocab.piece_to_id, pieces[:-1])]
         with torch.no_grad():
@@ -198,29 +215,70 @@ class Translator:
         to: str | None,
         config: DecodeConfig,
         between_steps: StepHook = no_pause,
-    ) -> list[Translation]:
-        """Every sentence of every text decoded in one set of batches, then regrouped by text."""
-        targets = [self.languages.target_of(text, to) for text in texts]
-        sources = [
-            self._source(text, lang, config.split_sentences)
-            for text, lang in zip(texts, targets, strict=True)
-        ]
-        flat = [ids for text in sources for ids in text]
-        langs = [lang for lang, text in zip(targets, sources, strict=True) for _ in text]
-        hypotheses = iter(self._decode_by_target(flat, langs, config, between_steps))
-        results = [
-            self._translation(text, lang, ids, [next(hypotheses) for _ in ids])
-            for text, lang, ids in zip(texts, targets, sources, strict=True)
-        ]
-        for result in results:
-            result.error = unicode_problem(result.source)
-        return results
+    ) -> Iterator[Translation]:
+        """Every piece of every text decoded in token-bounded batches, shortest first; each text's
+        translation yielded, in input order, once its pieces are done."""
+        if config.rerank_backward or any(config.rerank_backward_by_target.values()):
+            self._require_bidirectional()
+        work = [self._prepare(text, to, config) for text in texts]
+        pieces = [(text, i) for text in work for i in range(len(text.pieces))]
+        lengths = [len(text.pieces[i]) for text, i in pieces]
+        apart = bool(config.length_penalty_by_target or config.rerank_backward_by_target)
+        order = sorted(range(len(pieces)), key=lambda i: (apart and pieces[i][0].to, lengths[i]))
+        batches = token_batches(order, lengths, self.batch_tokens)
+        for text in in_order(
+            work,
+            ([pieces[i] for i in batch] for batch in batches),
+            lambda batch: self._decode_pieces(batch, config, between_steps),
+        ):
+            yield self._translation(text)
 
-    def _source(self, text: str, to: str, split: bool = True) -> list[list[int]]:
-        """The ids of each sentence of ``text``; none when it is not Unicode."""
+    def _prepare(self, text: str, to: str | None, config: DecodeConfig) -> Pending:
+        """``text`` on its way: its target (a ``to`` this model does not translate into raises),
+        its pieces, or why it will not be translated."""
+        lang = self.languages.target_of(text, to)
+        error, pieces = unicode_problem(text), []
+        if error is None:
+            try:
+                pieces = self._source(text, lang, config)
+            except TooLong as long:
+                error = str(long)
+        return Pending(text, lang, pieces, [None] * len(pieces), error)
+
+    def _source(self, text: str, to: str, config: DecodeConfig) -> list[list[int]]:
+        """The ids of each sentence of ``text``, in pieces that fit the model (``TooLong`` for a
+        sentence that does not, with ``long_input: error``); none when it is not Unicode."""
         if unicode_problem(text):
             return []
-        return [self.source_ids(s, to) for s in self.sentences(text, to, split)]
+        sentences = self.sentences(text, to, config.split_sentences)
+        return [piece for s in sentences for piece in self._fitting(s, to, config)]
+
+    def _fitting(self, sentence: str, to: str, config: DecodeConfig) -> list[list[int]]:
+        """The ids of ``sentence``, cut (``long_input: split``) into near-equal pieces that each
+        fit the model with the tag and EOS when they do not fit whole."""
+        ids = self.source_ids(sentence, to)
+        if len(ids) <= self.max_len:
+            return [ids]
+        if config.long_input == "error":
+            raise too_long(len(ids), self.max_len)
+        tag, eos = self._tags[to], self.model_config.eos_id
+        return [[*tag, *p, eos] for p in fitting(ids[len(tag) : -1], self.max_len - len(tag) - 1)]
+
+    def _decode_pieces(
+        self, pieces: list[Piece], config: DecodeConfig, between_steps: StepHook
+    ) -> None:
+        """Decode ``pieces`` into their texts; one that fails alone is its text's error."""
+
+        def run(part: list[Piece]) -> list[list[Hypothesis]]:
+            sources = [text.pieces[i] for text, i in part]
+            return self._decode_by_target(sources, [t.to for t, _ in part], config, between_steps)
+
+        results = isolated(pieces, run)
+        for (text, i), found in zip(pieces, results, strict=True):
+            if isinstance(found, Exception):
+                text.error = f"not translated: {str(found) or type(found).__name__}"
+            else:
+                text.found[i] = found
 
     def _decode_by_target(
         self,
@@ -235,13 +293,9 @@ class Translator:
         results: list[list[Hypothesis]] = [[] for _ in sources]
         for lang in sorted(set(targets)):
             rows = [i for i, t in enumerate(targets) if t == lang]
-            part = self._search(
-                [sources[i] for i in rows],
-                [lang] * len(rows),
-                for_target(config, lang),
-                between_steps,
-            )
-            for i, hypotheses in zip(rows, part, strict=True):
+            part = [sources[i] for i in rows]
+            found = self._search(part, [lang] * len(rows), for_target(config, lang), between_steps)
+            for i, hypotheses in zip(rows, found, strict=True):
                 results[i] = hypotheses
         return results
 
@@ -254,7 +308,7 @@ class Translator:
     ) -> list[list[Hypothesis]]:
         """The search ``config`` asks for; with ``rerank_backward`` (beam search), every
         hypothesis of the beam, reranked (decode/rerank.py)."""
-        reranked = config.rerank_backward > 0 and not config.sampling
+        reranked = config.rerank_backward > 0 and not config.sampling and config.beam > 1
         search = dataclasses.replace(config, n_best=config.beam) if reranked else config
         found = self._decode(sources, search, between_steps)
         if not reranked:
@@ -271,18 +325,14 @@ class Translator:
     ) -> list[list[Hypothesis]]:
         """Each source's hypotheses reranked by log P(source | hypothesis), the model
         translating each hypothesis back into the source's language."""
-        self._require_bidirectional()
-        tags = {lang: self.source_ids("", lang)[:-1] for lang in self.languages.targets}
-        back_sources, back_targets, lengths = [], [], []
-        for ids, to, hypotheses in zip(sources, targets, found, strict=True):
-            source = ids[len(tags[to]) : -1]  # the sentence: no tag, no EOS
-            tag = tags[self.languages.source_of(to)]
-            lengths.append(len(source))
-            for h in hypotheses:
-                back_sources.append([*tag, *h.tokens, self.model_config.eos_id])
-                back_targets.append(source)
-        scores = iter(self._log_likelihoods(back_sources, back_targets, between_steps))
-        backward = [[next(scores) for _ in hypotheses] for hypotheses in found]
+        sentences = [
+            ids[len(self._tags[to]) : -1] for ids, to in zip(sources, targets, strict=True)
+        ]
+        tags = [self._tags[self.languages.source_of(to)] for to in targets]
+        score = functools.partial(self._log_likelihoods, between_batches=between_steps)
+        eos = self.model_config.eos_id
+        backward = backward_scores(found, sentences, tags, score, self.max_len, eos)
+        lengths = [len(sentence) for sentence in sentences]
         return rerank(found, backward, lengths, config.rerank_backward, config.n_best)
 
     def _require_bidirectional(self) -> None:
@@ -304,11 +354,8 @@ class Translator:
         """Decode in batches of at most ``batch_tokens`` padded source tokens, shortest first."""
         order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
         results: list[list[Hypothesis]] = [[] for _ in sources]
-        bos, eos, pad = (
-            self.model_config.bos_id,
-            self.model_config.eos_id,
-            self.model_config.pad_id,
-        )
+        c = self.model_config
+        bos, eos, pad = c.bos_id, c.eos_id, c.pad_id
         for batch in token_batches(order, [len(s) for s in sources], self.batch_tokens):
             src = pad_rows([sources[i] for i in batch], pad).to(self.device)
             hypotheses = decode(self.model, src, config, bos, eos, between_steps)
@@ -316,23 +363,25 @@ class Translator:
                 results[i] = hyps
         return results
 
-    def _translation(
-        self, text: str, to: str, sentences: list[list[int]], parts: list[list[Hypothesis]]
-    ) -> Translation:
-        source_tokens = [piece for ids in sentences for piece in self._pieces(self.src_vocab, ids)]
-        if not parts:
-            return Translation(text, to, source_tokens, [Candidate("", 0.0, 0.0, [])])
+    def _translation(self, text: Pending) -> Translation:
+        """A text's translation: its sentences' (pieces') best candidates joined."""
+        tokens = [piece for ids in text.pieces for piece in self._pieces(self.src_vocab, ids)]
+        parts = [hypotheses for hypotheses in text.found if hypotheses is not None]
+        if text.error is not None or not parts:
+            empty = [Candidate("", 0.0, 0.0, [])]
+            return Translation(text.source, text.to, tokens, empty, text.error)
         if len(parts) == 1:
-            return Translation(text, to, source_tokens, [self._candidate(h) for h in parts[0]])
+            candidates = [self._candidate(h) for h in parts[0]]
+            return Translation(text.source, text.to, tokens, candidates)
         best = [self._candidate(hyps[0]) for hyps in parts]  # one per sentence, in order
         joined = Candidate(
-            join_sentences([c.text for c in best], to),
+            join_sentences([c.text for c in best], text.to),
             sum(c.score for c in best) / len(best),
             sum(c.log_prob for c in best),
             [t for c in best for t in c.tokens[:-1]] + [EOS],
             block_diagonal([c.attention for c in best]),
         )
-        return Translation(text, to, source_tokens, [joined])
+        return Translation(text.source, text.to, tokens, [joined])
 
     def _candidate(self, hyp: Hypothesis) -> Candidate:
         attention = None if hyp.attention is None else hyp.attention.float().cpu()

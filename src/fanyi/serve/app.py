@@ -219,6 +219,9 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
             raise HTTPException(503, f"not translated within {limits.timeout:g} s") from None
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
+        for i, result in enumerate(results):
+            if result.error is not None:
+                raise HTTPException(422, f"text[{i}]: {result.error}")
         return schemas.TranslateResponse(
             translations=[to_schema(r, request.attention) for r in results]
         )

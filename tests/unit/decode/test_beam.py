@@ -107,3 +107,10 @@ def test_min_len_and_length_limit():
         HandModel(lambda s, p: {3: 0.99, 4: 0.01, EOS: 1e-6}), src, config(beam=2), BOS, EOS
     )
     assert hyp.tokens == [3] * LIMIT  # EOS forced at the limit
+
+
+@pytest.mark.parametrize("search", [beam_search, greedy_decode])
+def test_the_length_limit_comes_before_min_len(search):
+    src = torch.tensor([[3]])
+    [[hyp]] = search(HandModel(early_end_for_short), src, config(min_len=9, max_len_b=4), BOS, EOS)
+    assert len(hyp.tokens) == 4  # not an empty n-best: EOS is still forced at the limit

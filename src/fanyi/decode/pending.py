@@ -1,0 +1,60 @@
+"""Texts on their way through a translator: their pieces decoded batch by batch, each text
+handed on in input order as soon as it and every text before it are done, and a batch that fails
+decoded again in halves, so that only a piece that fails by itself is lost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .hypothesis import Cancelled, Hypothesis
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass
+class Pending:
+    """One text: its pieces (sentences, or parts of one) as ids, their hypotheses as they are
+    found, or why it is not translated."""
+
+    source: str
+    to: str
+    pieces: list[list[int]]
+    found: list[list[Hypothesis] | None]
+    error: str | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.error is not None or all(f is not None for f in self.found)
+
+
+Piece = tuple[Pending, int]  # a text and the index of one of its pieces
+
+
+def in_order(
+    texts: list[Pending], batches: Iterable[list[Piece]], decode: Callable[[list[Piece]], None]
+) -> Iterator[Pending]:
+    """``texts`` in order, each as soon as it is ready, while ``decode`` fills in ``batches``."""
+    first = 0  # the next text to hand on
+    for batch in batches:
+        while first < len(texts) and texts[first].ready:
+            yield texts[first]
+            first += 1
+        decode(batch)
+    yield from texts[first:]
+
+
+def isolated(items: list[T], run: Callable[[list[T]], list[R]]) -> list[R | Exception]:
+    """``run(items)``, one result per item; if it fails, each half is run apart, down to the
+    items that fail alone, whose result is their error (``Cancelled`` stops everything)."""
+    try:
+        return list(run(items))
+    except Cancelled:
+        raise
+    except Exception as error:  # one item must not cost the others
+        if len(items) == 1:
+            return [error]
+        half = len(items) // 2
+        return isolated(items[:half], run) + isolated(items[half:], run)
