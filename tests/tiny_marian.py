@@ -54,7 +54,8 @@ def vocabulary(source: Path, target: Path) -> dict[str, int]:
 
 
 def randomize(model: nn.Module, seed: int, eos_bias: float) -> None:
-    """Weights large enough that the next token is rarely a near-tie (HF's init is ~uniform)."""
+    """Weights large enough that the next token is rarely a near-tie (HF's init is ~uniform);
+    the padding's embedding zero, as in OPUS-MT models (CTranslate2 relies on it)."""
     generator = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, p in model.named_parameters():
@@ -72,6 +73,8 @@ def randomize(model: nn.Module, seed: int, eos_bias: float) -> None:
         bias = torch.randn(model.final_logits_bias.shape, generator=generator)
         bias[0, model.config.eos_token_id] += eos_bias  # higher: more translations end early
         model.final_logits_bias.copy_(bias)
+        for embedding in (model.model.encoder.embed_tokens, model.model.decoder.embed_tokens):
+            embedding.weight[model.config.pad_token_id] = 0  # OPUS-MT's decoder starts from zeros
 
 
 def build(

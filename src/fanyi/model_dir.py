@@ -32,6 +32,7 @@ from .data import DataConfig
 from .model import ModelConfig, Transformer, build_model
 
 MODEL_FILE = "model.safetensors"
+CT2_MODEL_FILE, CT2_CONFIG_FILE = "model.bin", "config.json"  # a CTranslate2 model's (interop)
 CONFIG_FILE = "config.yaml"
 INDEX_FILE = "checkpoints.json"
 AVERAGED_DIR = "averaged"  # default output of `fanyi average RUN`
@@ -224,6 +225,11 @@ def resolve(path: str | Path, which: str = "best") -> Path:
         raise ValueError(
             f"{path} is an ensemble of several models; this takes one model: give one of its "
             "member directories"
+        )
+    if (path / CT2_MODEL_FILE).is_file() and (path / CT2_CONFIG_FILE).is_file():
+        raise ValueError(
+            f"{path} is a CTranslate2 model, which the fanyi engine does not read: add "
+            "--engine ctranslate2 (fanyi translate, evaluate, serve)"
         )
     pickles = [p.name for p in path.glob("*") if p.suffix in PICKLE_SUFFIXES]
     if pickles:
