@@ -23,7 +23,8 @@ import torch
 
 from ..data.batching import token_batches
 from ..ensemble_dir import ensemble_members
-from ..model_dir import CONFIG_FILE, read_config
+from ..interop.ct2_native import ct2_variables, native_checkpoint
+from ..model_dir import CONFIG_FILE, CT2_MODEL_FILE, read_config
 from .config import DecodeConfig, model_decode_config, with_options
 from .hypothesis import Hypothesis, StepHook, finish, no_pause
 from .translation import AttentionMaps
@@ -47,12 +48,19 @@ class CTranslate2Translator(Translator):
         import ctranslate2
 
         model_dir = Path(model_dir)
-        if not (model_dir / "model.bin").is_file():
+        if not (model_dir / CT2_MODEL_FILE).is_file():
             raise FileNotFoundError(
                 f"{model_dir} is not a CTranslate2 model: export one with "
                 "fanyi export MODEL --to ctranslate2 -o DIR"
             )
-        self._init_text(read_config(model_dir), config, batch_tokens)
+        variables = ct2_variables(model_dir)  # a truncated model.bin: one clear line
+        exported = (model_dir / CONFIG_FILE).is_file()  # else CTranslate2's own converter's
+        checkpoint = read_config(model_dir) if exported else native_checkpoint(model_dir, variables)
+        self._init_text(checkpoint, config, batch_tokens)
+        # CTranslate2's MarianMT conversion drops <pad> from the vocabulary: it is never generated
+        self.suppressed = (
+            [[self.tgt_vocab.id_to_piece(checkpoint.model.pad_id)]] if exported else []
+        )
         kind, _, index = device.partition(":")
         self.engine = ctranslate2.Translator(
             str(model_dir),
@@ -137,7 +145,6 @@ class CTranslate2Translator(Translator):
         return max(1, min(limit, self.model_config.max_len - 1))
 
     def _options(self, config: DecodeConfig, limit: int) -> dict[str, Any]:
-        pad = self.tgt_vocab.id_to_piece(self.model_config.pad_id)
         return {
             "beam_size": config.beam,
             "num_hypotheses": config.beam,
@@ -145,7 +152,7 @@ class CTranslate2Translator(Translator):
             "max_decoding_length": limit,
             "min_decoding_length": min(config.min_len, limit),  # the limit first, as fanyi's
             "max_input_length": 0,  # fanyi's pieces fit the model already
-            "suppress_sequences": [[pad]],  # as fanyi: padding is never generated
+            "suppress_sequences": self.suppressed,  # as fanyi: padding is never generated
             "return_end_token": True,
             "return_scores": True,
             "return_attention": config.attention,
