@@ -2,7 +2,8 @@
 
 A command module defines ``add_parser(subparsers)``, which registers the sub-parser and sets
 ``func`` (called with the parsed arguments, returning an exit status). Only the command named is
-imported, so that ``fanyi translate`` never loads the trainer (all of them for ``--help``).
+imported, so that ``fanyi translate`` never loads the trainer, and ``fanyi --help`` and
+``--version`` none (they answer in a fraction of a second, without torch).
 """
 
 from __future__ import annotations
@@ -19,35 +20,40 @@ from collections.abc import Iterator
 from .._version import __version__
 from . import allocator
 
-# One line per command module (fanyi.cli.<name>), in the order `fanyi --help` lists them.
-COMMANDS = [
-    "demo",
-    "prepare",
-    "data",
-    "train",
-    "average",
-    "ensemble",
-    "convert",
-    "export",
-    "translate",
-    "evaluate",
-    "tune",
-    "distill",
-    "serve",
-    "plot",
-    "recipe",
-]
+# Each command module (fanyi.cli.<name>) with its one-line help, in the order `fanyi --help`
+# lists them: `fanyi --help` and `--version` import none of them (they would import torch).
+COMMANDS = {
+    "demo": "train the copy task in about a minute and decode it",
+    "prepare": "clean, split and encode a parallel corpus into a data directory",
+    "data": "download official corpora into the cache",
+    "train": "train a Transformer on a prepared data directory",
+    "average": "average the parameters of a run's last checkpoints",
+    "ensemble": "combine trained models into one ensemble that translates by their mean prediction",
+    "convert": "import a Hugging Face MarianMT (OPUS-MT) model",
+    "export": "a model as CTranslate2 or Hugging Face MarianMT",
+    "translate": "translate stdin, a file or --text",
+    "evaluate": "BLEU and chrF of a model (or of an output) with sacreBLEU",
+    "tune": "choose the length penalty on the dev split (and store it in the model)",
+    "distill": "translate a prepared training split with a model: synthetic pairs as a TSV",
+    "serve": "HTTP API and web page (FastAPI + uvicorn)",
+    "plot": "draw figures (training curves, ...) to PNG",
+    "recipe": "train and score a recipe of configs/recipes/ within a time budget",
+}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of ``command`` (when it is one of COMMANDS), else of every command."""
+    """The parser of ``command`` (when it is one of COMMANDS: only its module is imported), the
+    others listed by name and help."""
     parser = argparse.ArgumentParser(
         prog="fanyi", description="fanyi (翻译): Transformer neural machine translation."
     )
     parser.add_argument("--version", action="version", version=f"fanyi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in [command] if command in COMMANDS else COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
+    for name, summary in COMMANDS.items():
+        if name == command:
+            importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
+        else:
+            subparsers.add_parser(name, help=summary, add_help=False)
     return parser
 
 
