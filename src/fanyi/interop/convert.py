@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import pickle
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from ..data.vocab import Vocab
 from ..model import ModelConfig, Transformer, build_model
 from ..model_dir import claim_output, load_into, read_tensors, write_model_dir
 from . import marian
+from .marian_npz import Release, read_release, release_npz
 
 VOCAB_FILES = ("source.spm", "target.spm", "vocab.json")
 SAFETENSORS, TORCH_WEIGHTS = "model.safetensors", "pytorch_model.bin"
@@ -53,25 +55,34 @@ def convert_marian(
     revision: str | None = None,
     overwrite: bool = False,
 ) -> Path:
-    """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source`` (over a model
-    only with ``overwrite``; over anything else never)."""
+    """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source`` (or a Marian
+    release: ``marian_npz.py``), over a model only with ``overwrite``, over anything else never."""
     out = claim_output(out, overwrite)
     directory = locate(source, revision)
-    config = read_json(directory / "config.json")
     tokenizer = read_json(directory / "tokenizer_config.json", required=False)
     if tokenizer.get("separate_vocabs"):
         raise ValueError("unsupported MarianMT feature: separate_vocabs (target_vocab.json)")
-    model_config = marian.model_config(config)
-    check_vocabularies(directory, model_config)
-    model = load_weights(directory, model_config)
+    npz = None if (directory / "config.json").is_file() else release_npz(directory)
+    found = read_checkpoint(directory) if npz is None else read_release(directory, npz)
+    model_config = marian.model_config(found.config)
+    check_vocabularies(directory, found.table, model_config)
+    model = load_weights(directory, found.weights, model_config)
     langs = languages(source, tokenizer, src_lang, tgt_lang)
+    decode = marian.decode_defaults(found.generation)
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp) / "vocab.json"  # as read (a Marian release has none of its own)
+        table.write_text(json.dumps(found.table, ensure_ascii=False), encoding="utf-8")
+        vocab_files = [directory / "source.spm", directory / "target.spm", table]
+        return write_model_dir(
+            out, model.eval(), sections(model_config, langs, source, decode), vocab_files
+        )
+
+
+def read_checkpoint(directory: Path) -> Release:
+    """A Hugging Face MarianMT directory's config, vocabulary table, weights and beam."""
+    config = read_json(directory / "config.json")
     generation = read_json(directory / GENERATION_CONFIG, required=False) or config
-    return write_model_dir(
-        out,
-        model.eval(),
-        sections(model_config, langs, source, marian.decode_defaults(generation)),
-        [directory / f for f in VOCAB_FILES],
-    )
+    return Release(config, read_json(directory / "vocab.json"), read_weights(directory), generation)
 
 
 def locate(source: str, revision: str | None = None) -> Path:
@@ -79,8 +90,17 @@ def locate(source: str, revision: str | None = None) -> Path:
     path = Path(source).expanduser()
     if path.is_dir():
         return path
+    if path.suffix in (".pt", ".pth"):
+        raise ValueError(
+            f"{source}: fanyi does not convert OpenNMT-py (or other torch.save) checkpoints: they "
+            "hold pickled Python objects (OpenNMT-py's options), which fanyi will not unpickle "
+            "(docs/interop.md says why and what to do instead)"
+        )
     if path.exists():
-        raise ValueError(f"{source} is a file; give a MarianMT directory or a Hub name")
+        raise ValueError(
+            f"{source} is a file; give a MarianMT directory, a Marian release's directory (its "
+            "model.npz, *.vocab.yml, source.spm, target.spm) or a Hub name"
+        )
     try:
         from huggingface_hub import list_repo_files, snapshot_download
 
@@ -110,10 +130,9 @@ def read_json(path: Path, required: bool = True) -> dict[str, Any]:
     return value
 
 
-def check_vocabularies(directory: Path, c: ModelConfig) -> None:
-    """``vocab.json`` must give every id below the model's vocabulary size, specials agreeing,
-    and ``source.spm`` and ``target.spm`` must be SentencePiece models."""
-    table = read_json(directory / "vocab.json")
+def check_vocabularies(directory: Path, table: dict[str, Any], c: ModelConfig) -> None:
+    """The vocabulary ``table`` must give every id below the model's vocabulary size, specials
+    agreeing, and ``source.spm`` and ``target.spm`` must be SentencePiece models."""
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in table.values()):
         raise ValueError("vocab.json: expected an object of piece → integer id")
     ids = sorted(set(table.values()))
@@ -128,10 +147,10 @@ def check_vocabularies(directory: Path, c: ModelConfig) -> None:
         Vocab(directory / name, table)
 
 
-def load_weights(directory: Path, c: ModelConfig) -> Transformer:
-    """The model ``c`` holding the checkpoint's weights, whose names and shapes are checked on a
+def load_weights(directory: Path, weights: dict[str, Tensor], c: ModelConfig) -> Transformer:
+    """The model ``c`` holding MarianMT ``weights``, whose names and shapes are checked on a
     model of meta tensors first (a config cannot make fanyi allocate more than the weights)."""
-    state = marian.fanyi_state(read_weights(directory), c)
+    state = marian.fanyi_state(weights, c)
     with torch.device("meta"):
         skeleton = build_model(c, initialise=False)
     load_into(skeleton, {k: t.to("meta") for k, t in state.items()}, directory)
