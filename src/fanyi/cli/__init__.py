@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "fanyi"
     try:
         with _leave_at_once_on_ctrl_c():
-            args = build_parser(argv[0] if argv else None).parse_args(argv)  # imports torch
+            args = parse(argv)  # imports the command's module (and torch)
         command = f"fanyi {args.command}"
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
@@ -80,6 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as error:  # user errors: one clear line, no traceback
         print(f"{command}: error: {_describe(error)}", file=sys.stderr)
         return 2
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """``argv`` parsed; an unknown flag is the command's error, with the command's usage."""
+    parser = build_parser(argv[0] if argv else None)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 @contextlib.contextmanager
