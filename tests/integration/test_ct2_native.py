@@ -68,3 +68,14 @@ def test_a_truncated_model_bin_is_one_line(native, tmp_path, capsys):
     (broken / "model.bin").write_bytes(data[: len(data) // 2])
     assert main(["translate", "--engine", "ctranslate2", "-m", str(broken), "-i", "/dev/null"]) == 2
     assert "model.bin: truncated, or not a CTranslate2 model" in capsys.readouterr().err
+
+
+def test_a_dtype_without_kernels_here_is_one_line(native, monkeypatch, capsys):
+    import ctranslate2
+
+    monkeypatch.setattr(ctranslate2, "get_supported_compute_types", lambda device: {"float32"})
+    args = ["translate", "--engine", "ctranslate2", "-m", str(native[2]), "--dtype", "bf16"]
+    assert main([*args, "-i", "/dev/null"]) == 2
+    assert (
+        "--dtype bf16: CTranslate2 has no bfloat16 kernels on this cpu" in capsys.readouterr().err
+    )

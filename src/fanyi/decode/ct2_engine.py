@@ -66,7 +66,7 @@ class CTranslate2Translator(Translator):
             str(model_dir),
             device=kind,
             device_index=int(index or 0),
-            compute_type=COMPUTE_TYPES[config.dtype],
+            compute_type=compute_type(config.dtype, kind),
             inter_threads=config.workers,
             intra_threads=torch.get_num_threads(),  # the entry point's choice (fanyi.runtime)
         )
@@ -169,6 +169,20 @@ class CTranslate2Translator(Translator):
             ids = [self.tgt_vocab.piece_to_id(p) for p in words]
             hypotheses.append(finish(ids, log_prob, config.length_penalty, _tensor(weights)))
         return sorted(hypotheses, key=lambda h: h.score, reverse=True)[: config.n_best]
+
+
+def compute_type(dtype: str, device: str) -> str:
+    """CTranslate2's compute type for ``--dtype`` on ``device``, where its kernels exist there."""
+    import ctranslate2
+
+    wanted = COMPUTE_TYPES[dtype]
+    supported = ctranslate2.get_supported_compute_types(device)
+    if wanted != "default" and wanted not in supported:
+        raise ValueError(
+            f"--dtype {dtype}: CTranslate2 has no {wanted} kernels on this {device} (it has "
+            f"{', '.join(sorted(supported))}); use --dtype fp32 (the exported type) or int8"
+        )
+    return wanted
 
 
 def _split_by(batch: list[int], limits: list[int]) -> list[list[int]]:
