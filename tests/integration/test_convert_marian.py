@@ -89,7 +89,10 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
     stops (docs/interop.md), or meet a near-tie that random weights make common (the bundled
     model: 1,000 of 1,000 each way, test_export.py and benchmarks/engines.py)."""
     _, _, directory = converted
-    assert main(["export", str(directory), "--to", "ctranslate2", "-o", str(tmp_path / "ct2")]) == 0
+    assert (
+        main(["export", str(directory), "--format", "ctranslate2", "-o", str(tmp_path / "ct2")])
+        == 0
+    )
     texts = corpus(100, seed=1)[0]
     for beam, floor in ((1, 100), (4, 90)):
         ours = Translator.load(directory, beam=beam, length_penalty=0.0, dtype="fp32")
@@ -217,7 +220,16 @@ def test_generation_settings_survive_a_round_trip(marian_dir, tmp_path):
     assert main(["convert", str(marian_dir), "-o", str(tmp_path / "fanyi")]) == 0
     assert load_model(tmp_path / "fanyi")[1].decode == {"beam": 3}
     assert (
-        main(["export", str(tmp_path / "fanyi"), "--to", "huggingface", "-o", str(tmp_path / "hf")])
+        main(
+            [
+                "export",
+                str(tmp_path / "fanyi"),
+                "--format",
+                "huggingface",
+                "-o",
+                str(tmp_path / "hf"),
+            ]
+        )
         == 0
     )
     exported = json.loads((tmp_path / "hf" / "generation_config.json").read_text())
@@ -253,7 +265,16 @@ def test_a_pre_norm_model_runs_on_ctranslate2(plain_marian, tmp_path):
     files = [tmp_path / "post" / name for name in ("source.spm", "target.spm", "vocab.json")]
     write_model_dir(tmp_path / "pre", model, sections, files)
     assert (
-        main(["export", str(tmp_path / "pre"), "--to", "ctranslate2", "-o", str(tmp_path / "ct2")])
+        main(
+            [
+                "export",
+                str(tmp_path / "pre"),
+                "--format",
+                "ctranslate2",
+                "-o",
+                str(tmp_path / "ct2"),
+            ]
+        )
         == 0
     )
     texts = corpus(50, seed=1)[0]

@@ -93,7 +93,7 @@ def test_members_must_read_text_alike(members, tmp_path_factory, tmp_path, capsy
 
 
 def test_where_one_model_is_needed_an_ensemble_is_refused_clearly(ensemble_dir, capsys):
-    assert main(["export", str(ensemble_dir), "--to", "ctranslate2", "-o", "unused"]) == 2
+    assert main(["export", str(ensemble_dir), "--format", "ctranslate2", "-o", "unused"]) == 2
     assert "is an ensemble" in capsys.readouterr().err
     with pytest.raises(ValueError, match="ctranslate2 engine decodes one model"):
         CTranslate2Translator.load(ensemble_dir)

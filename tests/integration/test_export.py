@@ -45,9 +45,9 @@ def exported(tmp_path_factory):
     """{name: directory} of the bundled model exported three ways."""
     root = tmp_path_factory.mktemp("export")
     for name, args in {
-        "float32": ["--to", "ctranslate2"],
-        "int8": ["--to", "ctranslate2", "--quantization", "int8"],
-        "huggingface": ["--to", "huggingface"],
+        "float32": ["--format", "ctranslate2"],
+        "int8": ["--format", "ctranslate2", "--dtype", "int8"],
+        "huggingface": ["--format", "huggingface"],
     }.items():
         assert main(["export", str(MODEL), "--output", str(root / name), *args]) == 0
     return {name: root / name for name in ("float32", "int8", "huggingface")}

@@ -15,7 +15,7 @@ FLAGS = ["--threads", "1", "--no-progress"]
 
 
 def fanyi_recipe(out, *flags: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "fanyi", "recipe", "tiny-test", "--out", str(out), *FLAGS]
+    command = [sys.executable, "-m", "fanyi", "recipe", "tiny-test", "-o", str(out), *FLAGS]
     return subprocess.run([*command, *flags], cwd=REPO, capture_output=True, text=True, timeout=600)
 
 
@@ -57,7 +57,7 @@ def test_the_road_from_recipe_to_scores(road):
 
 def test_the_benchmark_rescores_the_run_and_records_the_host(road, data_dir):
     out, result = road
-    done = run_benchmark("quality.py", "tiny-test", "--out", str(out), "--rescore", *FLAGS)
+    done = run_benchmark("quality.py", "tiny-test", "-o", str(out), "--rescore", *FLAGS)
     assert done.returncode == 0, done.stderr
     rescored = json.loads(done.stdout.splitlines()[-1])
     assert rescored["benchmark"] == "quality" and rescored["settings"]["rescore"]
@@ -72,7 +72,7 @@ def test_the_benchmark_rescores_the_run_and_records_the_host(road, data_dir):
 
 def test_rescore_needs_a_run(data_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(REPO)
-    assert main(["recipe", "tiny-test", "--out", str(tmp_path), "--rescore", *FLAGS]) == 2
+    assert main(["recipe", "tiny-test", "-o", str(tmp_path), "--rescore", *FLAGS]) == 2
     assert "holds no run" in capsys.readouterr().err
 
 
@@ -80,7 +80,7 @@ def test_an_existing_run_is_not_overwritten(data_dir, tmp_path, monkeypatch, cap
     monkeypatch.chdir(REPO)
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "checkpoints.json").write_text("{}")
-    assert main(["recipe", "tiny-test", "--out", str(tmp_path), "--max-steps", "2", *FLAGS]) == 2
+    assert main(["recipe", "tiny-test", "-o", str(tmp_path), "--max-steps", "2", *FLAGS]) == 2
     assert "already holds a run" in capsys.readouterr().err
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..model_dir import STORAGE_DTYPES, average_run
+from .flags import switch
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -31,10 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default="fp32",
         help="how to store the weights (fp16 halves the size of a model to ship; default fp32)",
     )
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace the fanyi model already at the output (never anything else)",
+    switch(
+        parser, "--overwrite", "replace the fanyi model already at the output (never anything else)"
     )
     parser.set_defaults(func=run)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..interop.convert import convert_marian
+from .flags import switch
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -25,10 +26,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--src-lang", help="source language (default: from an opus-mt-xx-yy name)")
     parser.add_argument("--tgt-lang", help="target language (default: from the name)")
     parser.add_argument("--revision", help="Hub revision (branch, tag or commit)")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace the fanyi model already at the output (never anything else)",
+    switch(
+        parser, "--overwrite", "replace the fanyi model already at the output (never anything else)"
     )
     parser.set_defaults(func=run)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..ensemble_dir import write_ensemble_dir
+from .flags import switch
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -19,10 +20,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("models", nargs="+", metavar="MODEL", help="model or run directories")
     parser.add_argument("-o", "--output", required=True, metavar="OUT", help="directory to write")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace the fanyi model already at the output (never anything else)",
+    switch(
+        parser, "--overwrite", "replace the fanyi model already at the output (never anything else)"
     )
     parser.set_defaults(func=run)
 

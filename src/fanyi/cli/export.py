@@ -1,11 +1,12 @@
-"""``fanyi export``: a fanyi model directory → CTranslate2 (``fanyi translate --engine
-ctranslate2 -m OUT``, the fastest CPU path) or Hugging Face MarianMT (``transformers`` loads it
-and ``generate``s with it).
+"""``fanyi export MODEL --format ctranslate2|huggingface -o OUT``: a fanyi model directory →
+CTranslate2 (``fanyi translate --engine ctranslate2 -m OUT``, the fastest CPU path) or Hugging
+Face MarianMT (``transformers`` loads it and ``generate``s with it).
 
 MODEL defaults to the bundled model's first member (the bundled model is an ensemble of two, and
 both engines decode one model; name ``…/bundled/zh-en/member-2`` for the other).
-``--quantization`` applies to CTranslate2 (int8 stores the linear maps in 8 bits, about a
-quarter of the size).
+``--dtype`` applies to CTranslate2 (int8 stores the linear maps in 8 bits, about a quarter of
+the size). ``--to`` and ``--quantization`` (CTranslate2's names) are the old spellings of
+``--format`` and ``--dtype``: they still work, with a warning, until the next release.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ import argparse
 from ..decode.config import model_decode_config
 from ..decode.translator import resolve_model_dir
 from ..ensemble_dir import first_member
-from ..interop.export_ct2 import QUANTIZATIONS, export_ctranslate2
+from ..interop.export_ct2 import DTYPES, export_ctranslate2
 from ..interop.export_hf import export_huggingface
 from ..model_dir import read_checkpoint
+from .flags import deprecated
+
+FORMATS = ("ctranslate2", "huggingface")
+FANYI_DTYPES = {theirs: ours for ours, theirs in DTYPES.items()}  # --quantization's values
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -33,24 +38,35 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="MODEL",
         help="model directory (default: the bundled model's first member)",
     )
-    parser.add_argument("--to", required=True, choices=["ctranslate2", "huggingface"])
+    parser.add_argument("--format", choices=FORMATS, help="ctranslate2 or huggingface (required)")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="a new directory")
     parser.add_argument(
+        "--dtype",
+        default="fp32",
+        choices=DTYPES,
+        help="CTranslate2's weight type (default fp32; int8: about a quarter of the size)",
+    )
+    deprecated(parser, "--to", "--format", "format", choices=FORMATS)
+    deprecated(
+        parser,
         "--quantization",
-        default="float32",
-        choices=QUANTIZATIONS,
-        help="CTranslate2 weight type (default float32)",
+        "--dtype",
+        "dtype",
+        convert=FANYI_DTYPES.__getitem__,
+        choices=list(FANYI_DTYPES),
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format is None:
+        raise ValueError(f"give --format: {' or '.join(FORMATS)}")
     model = resolve_model_dir(args.model) if args.model else first_member(resolve_model_dir(None))
-    if args.to == "ctranslate2":
-        print(export_ctranslate2(model, args.output, args.quantization))
+    if args.format == "ctranslate2":
+        print(export_ctranslate2(model, args.output, DTYPES[args.dtype]))
     else:
-        if args.quantization != "float32":
-            raise ValueError("--quantization applies to --to ctranslate2 only")
+        if args.dtype != "fp32":
+            raise ValueError("--dtype applies to --format ctranslate2 only")
         beam = model_decode_config(read_checkpoint(model)).beam
         print(export_huggingface(model, args.output, beam))
     return 0

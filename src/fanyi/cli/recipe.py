@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..recipe import RunOptions, as_json, run_recipe
 from ..runtime import cores, set_threads
+from .flags import deprecated, switch
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,12 +25,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--threads", type=int, default=0, help="training and decoding threads (0: every core)"
     )
-    parser.add_argument("--out", type=Path, help="write OUT/data and OUT/run instead")
-    parser.add_argument("--test-limit", type=int, help="score the first N pairs of each test set")
     parser.add_argument(
-        "--rescore", action="store_true", help="no training: average and score the run there"
+        "-o", "--output", type=Path, metavar="OUT", help="write OUT/data and OUT/run instead"
     )
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    deprecated(parser, "--out", "-o/--output", "output", convert=Path)
+    parser.add_argument("--test-limit", type=int, help="score the first N pairs of each test set")
+    switch(parser, "--rescore", "no training: average and score the run there")
+    switch(parser, "--progress", "progress bars", default=True)
     parser.set_defaults(func=run)
 
 
@@ -39,7 +41,7 @@ def options(args: argparse.Namespace) -> RunOptions:
         budget_minutes=args.budget_minutes,
         max_steps=args.max_steps,
         threads=args.threads or cores(),
-        out=args.out,
+        out=args.output,
         test_limit=args.test_limit,
         rescore=args.rescore,
         progress=args.progress,

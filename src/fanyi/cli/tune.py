@@ -29,6 +29,7 @@ from ..tune import (
     tune_length_penalty,
     tune_rerank,
 )
+from .flags import switch
 from .translate import add_model_arguments, load_translator
 
 
@@ -48,10 +49,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=[0.6, 1.0, 1.4, 2.0],
         help="length penalties to try, comma-separated (default 0.6,1.0,1.4,2.0)",
     )
-    parser.add_argument(
+    switch(
+        parser,
         "--per-target",
-        action="store_true",
-        help="also choose α (and λ) per target language (decode.length_penalty_by_target, "
+        "also choose α (and λ) per target language (decode.length_penalty_by_target, "
         "rerank_backward_by_target)",
     )
     parser.add_argument(
@@ -66,11 +67,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=_weights,
         help="weights λ of decode.rerank_backward to try, e.g. 0,0.3,1",
     )
-    parser.add_argument(
-        "--dtypes", action="store_true", help="also keep the dtypes within 0.3 BLEU of fp32"
-    )
-    parser.add_argument("--write", action="store_true", help="store the choices in the model")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    switch(parser, "--dtypes", "also keep the dtypes within 0.3 BLEU of fp32")
+    switch(parser, "--write", "store the choices in the model")
+    switch(parser, "--json", "end with one JSON line")
     parser.set_defaults(func=run)
 
 

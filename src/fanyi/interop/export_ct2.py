@@ -28,15 +28,17 @@ from ..model_dir import CONFIG_FILE, Checkpoint, load_model
 from .export_hf import fresh_directory
 from .model_card import write_model_card
 
-QUANTIZATIONS = (
-    "float32",
-    "int8",
-    "int8_float32",
-    "int8_float16",
-    "int8_bfloat16",
-    "bfloat16",
-    "float16",
-)
+# fanyi's names of the weight types (``--dtype``): CTranslate2's (int8: the linear maps in 8 bits)
+DTYPES = {
+    "fp32": "float32",
+    "fp16": "float16",
+    "bf16": "bfloat16",
+    "int8": "int8",
+    "int8_fp32": "int8_float32",
+    "int8_fp16": "int8_float16",
+    "int8_bf16": "int8_bfloat16",
+}
+QUANTIZATIONS = tuple(DTYPES.values())
 
 
 def export_ctranslate2(

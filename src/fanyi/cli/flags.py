@@ -1,0 +1,57 @@
+"""One vocabulary of flags across commands: ``-o/--output`` for what a command writes, ``--dtype``
+for a precision, switches with ``--no-`` forms (``argparse.BooleanOptionalAction``), ``--to`` for
+a language only. An old spelling stays for one release as a hidden alias that warns."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class DeprecatedAlias(argparse.Action):
+    """A hidden old spelling of flag ``new``: stores where ``new`` does (its value mapped by
+    ``convert``), saying on stderr which spelling to use instead."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        new: str = "",
+        convert: Callable[[str], Any] = str,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
+        self.new, self.convert = new, convert
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(
+            f"{parser.prog}: warning: {option_string} is deprecated and goes in the next "
+            f"release; use {self.new}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, self.convert(values))
+
+
+def deprecated(
+    parser: argparse.ArgumentParser,
+    old: str,
+    new: str,
+    dest: str,
+    convert: Callable[[str], Any] = str,
+    **kwargs: Any,
+) -> None:
+    """Register ``old`` as a deprecated spelling of ``new`` (which stores in ``dest``)."""
+    parser.add_argument(old, dest=dest, action=DeprecatedAlias, new=new, convert=convert, **kwargs)
+
+
+def switch(parser: argparse.ArgumentParser, flag: str, help: str, default: bool = False) -> None:
+    """A boolean flag with its ``--no-`` form (``--write`` / ``--no-write``)."""
+    parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help)
