@@ -3,7 +3,7 @@ peer of ``fanyi translate`` in ``end_to_end.py``.
 
     python benchmarks/ct2_translate.py CT2_DIR --to en < zh.txt > en.txt
 
-CT2_DIR comes from ``fanyi export MODEL --to ctranslate2 -o CT2_DIR``, which puts the
+CT2_DIR comes from ``fanyi export MODEL --format ctranslate2 -o CT2_DIR``, which puts the
 SentencePiece model beside CTranslate2's files. Each line becomes ``<2xx>`` (the target tag),
 its SentencePiece pieces and ``</s>``; ``translate_iterable`` batches by tokens (4,096, fanyi's
 default) and the best hypothesis is decoded by SentencePiece. No normalisation and no sentence

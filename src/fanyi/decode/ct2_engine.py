@@ -1,6 +1,6 @@
 """The CTranslate2 engine: fanyi's Translator with its search run by CTranslate2.
 
-``fanyi export MODEL --to ctranslate2 -o DIR`` writes DIR with fanyi's configs and vocabularies
+``fanyi export MODEL --format ctranslate2 -o DIR`` writes DIR with fanyi's configs and vocabularies
 beside CTranslate2's files; this Translator reads text exactly as the fanyi engine does
 (normalisation, language tags, sentence splitting, batching, detokenisation) and hands the
 pieces to ``ctranslate2.Translator.translate_batch``.
@@ -30,7 +30,7 @@ from .hypothesis import Hypothesis, StepHook, finish, no_pause
 from .translation import AttentionMaps
 from .translator import Translator
 
-# default: as exported (fanyi export --quantization chose it), which auto keeps too
+# default: as exported (fanyi export --dtype chose it), which auto keeps too
 COMPUTE_TYPES = {"auto": "default", "fp32": "default", "bf16": "bfloat16", "int8": "int8"}
 RAW_RANKING = 1e-9  # a length penalty > 0 that leaves CTranslate2's scores log-probabilities
 
@@ -51,7 +51,7 @@ class CTranslate2Translator(Translator):
         if not (model_dir / CT2_MODEL_FILE).is_file():
             raise FileNotFoundError(
                 f"{model_dir} is not a CTranslate2 model: export one with "
-                "fanyi export MODEL --to ctranslate2 -o DIR"
+                "fanyi export MODEL --format ctranslate2 -o DIR"
             )
         variables = ct2_variables(model_dir)  # a truncated model.bin: one clear line
         exported = (model_dir / CONFIG_FILE).is_file()  # else CTranslate2's own converter's
@@ -83,7 +83,7 @@ class CTranslate2Translator(Translator):
         """Load an exported directory; arguments as ``Translator.load``."""
         if model_dir is None:
             raise ValueError(
-                "the ctranslate2 engine needs -m DIR (fanyi export … --to ctranslate2)"
+                "the ctranslate2 engine needs -m DIR (fanyi export … --format ctranslate2)"
             )
         if ensemble_members(model_dir) is not None:
             raise ValueError(
