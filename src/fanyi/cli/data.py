@@ -1,4 +1,6 @@
-"""``fanyi data download NAME``, ``fanyi data list`` and ``fanyi data hsk -o FILE``: corpora."""
+"""``fanyi data download NAME``, ``fanyi data list``, ``fanyi data hsk -o FILE`` and
+``fanyi data SOURCE [LOCAL] -o DIR`` for the real-text sources (python-docs, django-docs, 3am,
+wmt-news): corpora."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import logging
 
 from ..data.download import REGISTRY, cache_dir, download
 from ..data.hsk import LICENSE, PACKAGE, write_hsk_tsv
+from ..data.opus import API, build_opus
+from ..data.sources import SOURCES, build_source
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -29,6 +33,41 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     hsk.add_argument("-o", "--output", required=True, help="the TSV file to write")
     hsk.set_defaults(func=run_hsk)
+    for source in SOURCES.values():
+        add_source_parser(commands, source.name, source.description, source.license)
+    opus = commands.add_parser(
+        "opus",
+        help="an English–Chinese corpus from OPUS (needs a network) → DIR/train.tsv",
+        description="Asks the OPUS API for CORPUS's latest Moses release in en–zh (e.g. "
+        "News-Commentary, TED2020, WikiMatrix, UNPC), downloads it into the cache and writes "
+        "DIR/train.tsv, report.json and PROVENANCE.md. Each corpus has its own licence: read "
+        "it on opus.nlpl.eu.",
+    )
+    opus.add_argument("corpus", metavar="CORPUS", help="an OPUS corpus name")
+    opus.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    opus.add_argument("--api", default=API, help=f"the OPUS API (default {API})")
+    opus.add_argument("--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)")
+    opus.set_defaults(func=run_opus)
+
+
+def add_source_parser(
+    commands: argparse._SubParsersAction, name: str, what: str, terms: str
+) -> None:
+    parser = commands.add_parser(
+        name,
+        help=f"{what} → TSV files (train, dev, test), with provenance",
+        description=f"{what}; {terms}. Reads LOCAL (a git clone, bare or not, or an unpacked "
+        "snapshot folder), or clones the repository into the cache when LOCAL is not given "
+        "(needs git and a network). Writes DIR/{train,dev,test}.tsv (English<TAB>Chinese<TAB>"
+        "provenance), report.json and PROVENANCE.md.",
+    )
+    parser.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    parser.add_argument("--branches", metavar="REGEX", help="which branches to read")
+    parser.add_argument(
+        "--cache-dir", help="where to clone (default: $FANYI_CACHE or ~/.cache/fanyi)"
+    )
+    parser.set_defaults(func=run_source, source=name)
 
 
 def run_download(args: argparse.Namespace) -> int:
@@ -48,4 +87,20 @@ def run_list(args: argparse.Namespace) -> int:
 def run_hsk(args: argparse.Namespace) -> int:
     count = write_hsk_tsv(args.output)
     print(f"wrote {count} pairs to {args.output} ({PACKAGE}, {LICENSE}: credit it if you share)")
+    return 0
+
+
+def run_source(args: argparse.Namespace) -> int:
+    counts = build_source(
+        args.source, args.output, args.local, cache_dir(args.cache_dir), args.branches
+    )
+    for role, count in counts.items():
+        print(f"{args.output}/{role}.tsv\t{count} pairs")
+    return 0
+
+
+def run_opus(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    count = build_opus(args.corpus, args.output, args.api, cache_dir(args.cache_dir))
+    print(f"{args.output}/train.tsv\t{count} pairs")
     return 0

@@ -9,6 +9,7 @@ hashes, never the corpus; the result is what the in-memory lists of earlier vers
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,9 +39,10 @@ JOINED = "train.joined"  # the concatenated pairs, after train's own
 
 def input_files(config: DataConfig) -> dict[str, Path]:
     """Every input file by role: ``train`` (tsv) or ``train.de`` and ``train.en`` (aligned);
-    the extra train corpora as ``extra1``, ``extra2``, …"""
+    the extra train corpora as ``extra1``, ``extra2``, …, the other held-out sets as ``held1``, …"""
     prefixes = {"train": config.train, "dev": config.dev, "test": config.test}
     prefixes |= {f"extra{i}": path for i, path in enumerate(config.extra_train, 1)}
+    prefixes |= {f"held{i}": path for i, path in enumerate(config.held_out, 1)}
     files = {}
     for split, prefix in prefixes.items():
         if prefix is None:
@@ -88,18 +90,41 @@ class _Work:
     strict: bool
     workers: int
 
-    def spool(self, role: str) -> Spool:
-        """Input ``role`` cleaned into a spool."""
+    def spool(self, role: str, lenient: bool = False) -> Spool:
+        """Input ``role`` cleaned into a spool (``lenient``: normalised, but no pair dropped
+        for its length or ratio, so that every sentence of a held-out set is known)."""
         path = self.folder / f"{role}.spool"
-        return spool(
-            _records(self.config, role), cleaner(self.config), path, self.strict, self.workers
-        )
+        clean = cleaner(self.config)
+        if lenient:
+            clean = dataclasses.replace(clean, min_len=1, max_len=1 << 30, max_ratio=float("inf"))
+        return spool(_records(self.config, role), clean, path, self.strict, self.workers)
 
     def deduplicated(self, spooled: Spool) -> np.ndarray:
         return deduplicated(spooled, self.config.dedup)
 
     def files(self) -> dict[str, list[Path]]:
         return {name: [self.folder / f"{name}.pairs"] for name in SPLITS}
+
+    def held_out(self) -> np.ndarray:
+        """The hashes of the pairs of every other held-out set (``held_out``), cleaned alike."""
+        hashes = [np.zeros((0, 3), np.uint64)]
+        for i in range(1, len(self.config.held_out) + 1):
+            spooled = self.spool(f"held{i}", lenient=True)
+            hashes.append(spooled.hashes[self.deduplicated(spooled)])
+        return np.concatenate(hashes)
+
+    def write_weighted(self, corpus: str, spooled: Spool, keep: np.ndarray, mode: str) -> int:
+        """Write the kept pairs of train corpus ``corpus`` as often as its weight says: whole
+        passes over them, then a seeded fraction (each pair with that probability)."""
+        weight = self.config.weights.get(corpus, 1.0)
+        passes = [keep] * int(weight)
+        if weight % 1:
+            rng = np.random.default_rng([self.config.seed, len(spooled)])
+            passes.append(keep & (rng.random(len(keep)) < weight % 1))
+        modes = [mode] + ["a"] * (len(passes) - 1)
+        return sum(
+            self.write("train", spooled.lines(p), m) for p, m in zip(passes, modes, strict=True)
+        )
 
     def write(self, name: str, lines: Iterable[str], mode: str = "w") -> int:
         """Write spool lines to ``{name}.pairs``; how many."""
@@ -111,41 +136,50 @@ class _Work:
         return count
 
 
-def _split_off(work: _Work) -> tuple[Assembled, np.ndarray]:
-    """Dev and test split off the corpus without leakage; the hashes of the pairs kept."""
+def _split_off(work: _Work) -> tuple[Assembled, np.ndarray, np.ndarray]:
+    """Dev and test split off the corpus without leakage, and train without the other held-out
+    sets' sentences; the hashes of the train pairs kept and of every held-out pair."""
     corpus = work.spool("train")
     kept = np.flatnonzero(work.deduplicated(corpus))
     config, hashes = work.config, corpus.hashes[kept]
     chosen = leak_free_split(
         hashes[:, SOURCE], hashes[:, TARGET], config.dev_size, config.test_size, config.seed
     )
+    others = work.held_out()
+    overlap = sharing_a_side(hashes[chosen["train"]], others)
+    if overlap.any():  # only where other held-out sets are given
+        corpus.report.drop("overlap", int(overlap.sum()))
+    chosen["train"] = chosen["train"][~overlap]
     route = np.full(len(corpus), -1, dtype=np.int8)  # the split of each spool line, or none
     for i, name in enumerate(SPLITS):
         route[kept[chosen[name]]] = i
-    pairs = {name: work.write(name, corpus.lines(route == i)) for i, name in enumerate(SPLITS)}
+    pairs = {name: work.write(name, corpus.lines(route == i)) for i, name in enumerate(SPLITS) if i}
+    pairs["train"] = work.write_weighted("train", corpus, route == 0, "w")
     assembled = Assembled(work.files(), pairs, {"corpus": corpus.report})
-    return assembled, np.concatenate([hashes[chosen[name]] for name in SPLITS])
+    held_out = np.concatenate([hashes[chosen["dev"]], hashes[chosen["test"]], others])
+    return assembled, hashes[chosen["train"]], held_out
 
 
-def _given(work: _Work) -> tuple[Assembled, np.ndarray]:
-    """Dev and test as given, and train without the pairs sharing a sentence with them."""
+def _given(work: _Work) -> tuple[Assembled, np.ndarray, np.ndarray]:
+    """Dev and test as given, and train without the pairs sharing a sentence with them or with
+    the other held-out sets; the hashes of the train pairs kept and of every held-out pair."""
     spools = {name: work.spool(name) for name in SPLITS}
     keep = {name: work.deduplicated(spooled) for name, spooled in spools.items()}
-    held_out = np.concatenate([spools[name].hashes[keep[name]] for name in SPLITS[1:]])
+    others = work.held_out()
+    held_out = np.concatenate([*(spools[n].hashes[keep[n]] for n in SPLITS[1:]), others])
     overlap = sharing_a_side(spools["train"].hashes, held_out) & keep["train"]
     spools["train"].report.drop("overlap", int(overlap.sum()))
     keep["train"] &= ~overlap
-    pairs = {name: work.write(name, spooled.lines(keep[name])) for name, spooled in spools.items()}
+    pairs = {name: work.write(name, spools[name].lines(keep[name])) for name in SPLITS[1:]}
+    pairs["train"] = work.write_weighted("train", spools["train"], keep["train"], "w")
     reports = {name: spooled.report for name, spooled in spools.items()}
-    kept = np.concatenate([spools[name].hashes[keep[name]] for name in SPLITS])
-    return Assembled(work.files(), pairs, reports), kept
+    return Assembled(work.files(), pairs, reports), spools["train"].hashes[keep["train"]], held_out
 
 
-def _add_extra(work: _Work, assembled: Assembled, kept: np.ndarray) -> None:
-    """Append the extra train corpora: cleaned, without dev/test sentences or pairs train has;
-    each gets its own report (``extra1``, …)."""
-    train = assembled.pairs["train"]
-    held_out, seen = kept[train:], kept[:train, PAIR]  # kept: train's hashes, then dev's, test's
+def _add_extra(work: _Work, assembled: Assembled, train: np.ndarray, held_out: np.ndarray) -> None:
+    """Append the extra train corpora: cleaned, without held-out sentences or pairs train has,
+    each as often as its weight says; each gets its own report (``extra1``, …)."""
+    seen = train[:, PAIR]
     for i in range(1, len(work.config.extra_train) + 1):
         name = f"extra{i}"
         extra = work.spool(name)
@@ -156,7 +190,8 @@ def _add_extra(work: _Work, assembled: Assembled, kept: np.ndarray) -> None:
         extra.report.drop("duplicate", int(known.sum()))
         keep &= ~overlap & ~known
         seen = np.concatenate([seen, extra.hashes[keep, PAIR]])
-        assembled.pairs["train"] += work.write("train", extra.lines(keep), mode="a")
+        corpus = work.config.extra_train[i - 1]
+        assembled.pairs["train"] += work.write_weighted(corpus, extra, keep, "a")
         assembled.reports[name] = extra.report
 
 
@@ -183,8 +218,8 @@ def assemble(config: DataConfig, folder: Path, strict: bool = False, workers: in
     line instead of counting it; ``workers`` processes clean the inputs.
     """
     work = _Work(config, folder, strict, workers)
-    assembled, kept = _split_off(work) if config.dev is None else _given(work)
-    _add_extra(work, assembled, kept)
+    assembled, train, held_out = _split_off(work) if config.dev is None else _given(work)
+    _add_extra(work, assembled, train, held_out)
     _concatenate(work, assembled)
     return assembled
 

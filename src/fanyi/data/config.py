@@ -30,6 +30,12 @@ class DataConfig:
     # More corpora in the same format, for the train split only: cleaned like `train`, and every
     # pair sharing a sentence with dev or test dropped, so the held-out splits stay unseen.
     extra_train: list[str] = field(default_factory=list)
+    # How often each train corpus's pairs appear ("train" or an extra_train path as written):
+    # 2.0 twice, 0.5 a seeded half; the rest once. Keeps a small corpus from being drowned.
+    weights: dict[str, float] = field(default_factory=dict)
+    # Held-out sets of other sources (the same format): no train pair may share a sentence
+    # with them, on either side, so that each source's dev and test stay unseen.
+    held_out: list[str] = field(default_factory=list)
     # --- direction ---
     src_lang: str = "zh"
     tgt_lang: str = "en"
@@ -86,6 +92,11 @@ class DataConfig:
             raise ValueError("need concat_augment >= 0 and concat_max >= 2")
         if self.input_sentence_size < 1 or self.shard_lines < 1:
             raise ValueError("need input_sentence_size >= 1 and shard_lines >= 1")
+        unknown = set(self.weights) - {"train", *self.extra_train}
+        if unknown:
+            raise ValueError(f"weights: {', '.join(sorted(unknown))} is not train or extra_train")
+        if not all(0 < w < 1000 for w in self.weights.values()):  # nan fails too
+            raise ValueError("weights must be positive numbers below 1000")
         if self.vocab_from is not None and not self.joint_vocab:
             raise ValueError("vocab_from needs joint_vocab: true (one model for both sides)")
 

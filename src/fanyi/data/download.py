@@ -122,7 +122,7 @@ def _verify(path: Path, expected: str | None, what: str) -> None:
         )
 
 
-def _fetch_url(url: str, path: Path, timeout: float) -> None:
+def fetch_url(url: str, path: Path, timeout: float) -> None:
     """Save the body of ``url`` to ``path``."""
     request = urllib.request.Request(url, headers={"User-Agent": "fanyi (urllib)"})
     try:
@@ -165,7 +165,7 @@ def fetch(
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
         raw = Path(tmp) / "download"
-        _fetch_url(url, raw, timeout)
+        fetch_url(url, raw, timeout)
         _verify(raw, remote.sha256, url)
         unpacked = _unpack(raw, remote, Path(tmp))
         _verify(unpacked, remote.unpacked_sha256, f"{url} ({remote.unpack})")

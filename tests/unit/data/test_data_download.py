@@ -2,10 +2,7 @@
 
 import gzip
 import hashlib
-import http.server
-import threading
 import zipfile
-from functools import partial
 
 import pytest
 
@@ -15,26 +12,6 @@ from fanyi.data.download import DownloadError, RemoteFile, Source, cache_dir, do
 
 CONTENT = b"Ein Mann.\nZwei Hunde.\n"
 SHA = hashlib.sha256(CONTENT).hexdigest()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-@pytest.fixture
-def server(tmp_path):
-    """(folder served, base URL) of an HTTP server on 127.0.0.1."""
-    root = tmp_path / "served"
-    root.mkdir()
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), partial(_QuietHandler, directory=str(root))
-    )
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield root, f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def _registry(base, **remote) -> dict[str, Source]:

@@ -1,0 +1,115 @@
+"""Real text, not only Tatoeba: BLEU and chrF of a model on news, documentation and captions.
+
+Scores each direction of every held-out set that ``fanyi data`` wrote (configs/data/
+real-zh-en.yaml): WMT newstest2019 and newstest2020 (zh→en on the Chinese-original sets, en→zh on
+the English-original ones, as WMT scores them), the test split of python-docs, django-docs and
+3AM (both ways), and the Tatoeba test split of a prepared data directory (both ways). sacreBLEU
+signatures with every figure (tok:zh for Chinese, 13a for English); ends with one JSON line.
+
+    python benchmarks/real_text.py [--model DIR] [--sources data/sources] \\
+        [--tatoeba data/real-zh-en] [--sets newstest2019,python-docs,...] [--limit N] \\
+        [--beam 5] [--threads 2]
+
+--model defaults to the bundled model. A set whose files are missing is reported as skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from common import emit, machine, read_lines
+from decode_search import scored
+from fanyi.decode.translator import Translator
+from fanyi.lang import split_tag
+from fanyi.runtime import set_threads
+
+NEWS = ("newstest2019", "newstest2020")
+SPLITS = ("python-docs", "django-docs", "3am")
+
+
+def news(sources: Path, year: str) -> dict[str, list[tuple[str, str]]]:
+    """(source, reference) pairs by target language: zh→en from the zh-en set, en→zh from
+    the en-zh set (each direction's own, source-original text)."""
+    found = {}
+    for direction, to in (("zh-en", "en"), ("en-zh", "zh")):
+        path = sources / "wmt-news" / f"{year}.{direction}.tsv"
+        if path.is_file():
+            found[to] = pairs(path, to)
+    return found
+
+
+def pairs(path: Path, to: str) -> list[tuple[str, str]]:
+    """(source, reference) of an English<TAB>Chinese<TAB>… file, translated into ``to``."""
+    rows = [line.split("\t") for line in read_lines(str(path))]
+    return [(zh, en) if to == "en" else (en, zh) for en, zh, *_ in rows]
+
+
+def tatoeba(data: Path) -> dict[str, list[tuple[str, str]]]:
+    """The test split of a prepared bidirectional data directory, by target language."""
+    if not (data / "test.src").is_file():
+        return {}
+    found: dict[str, list[tuple[str, str]]] = {}
+    sources, refs = read_lines(str(data / "test.src")), read_lines(str(data / "test.tgt"))
+    for src, ref in zip(sources, refs, strict=True):
+        tag, text = split_tag(src)
+        found.setdefault(tag[2:-1] if tag else "en", []).append((text, ref))
+    return found
+
+
+def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, str]]]]:
+    sources, wanted = Path(args.sources), args.sets.split(",")
+    sets = {year: news(sources, year) for year in NEWS if year in wanted}
+    for name in SPLITS:
+        path = sources / name / "test.tsv"
+        if name in wanted and path.is_file():
+            sets[name] = {to: pairs(path, to) for to in ("en", "zh")}
+    if "tatoeba" in wanted:
+        sets["tatoeba"] = tatoeba(Path(args.tatoeba))
+    return sets
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="model directory (default: the bundled model)")
+    parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
+    parser.add_argument("--tatoeba", default="data/real-zh-en", help="a prepared data directory")
+    parser.add_argument("--sets", default=",".join((*NEWS, *SPLITS, "tatoeba")))
+    parser.add_argument("--limit", type=int, help="first N sentences of each direction")
+    parser.add_argument("--beam", type=int, help="beam size (default: the model's)")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    set_threads(args.threads)
+    translator = Translator.load(args.model)
+    results: dict[str, dict] = {}
+    for name, by_target in test_sets(args).items():
+        if not by_target:
+            print(f"{name}: skipped (no files)")
+            results[name] = {"skipped": True}
+            continue
+        for to, items in sorted(by_target.items()):
+            items = items[: args.limit]
+            start = time.perf_counter()
+            hypotheses = translator.translate([s for s, _ in items], to=to, beam=args.beam)
+            scores = scored(hypotheses, [r for _, r in items], to)  # type: ignore[arg-type]
+            scores |= {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
+            results.setdefault(name, {})[f"→{to}"] = scores
+            print(
+                f"{name} →{to}: BLEU {scores['bleu']:.2f} chrF {scores['chrf']:.2f} "
+                f"ratio {scores['length_ratio']:.3f} ({len(items)} lines) {scores['signature']}"
+            )
+    emit(
+        {
+            "benchmark": "real_text",
+            "model": args.model or "bundled",
+            "beam": args.beam,
+            "limit": args.limit,
+            "results": results,
+            "machine": machine(),
+        }
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,272 @@
+"""Real-text corpora kept in public git repositories → Tatoeba-style TSV files, ready to mix.
+
+``fanyi data NAME [LOCAL] -o DIR`` reads a local clone or unpacked snapshot of source NAME (or,
+with a network, clones it first) and writes ``DIR``:
+
+- ``train.tsv``, ``dev.tsv``, ``test.tsv`` (and named test sets where a source has them): one
+  pair a line, ``English<TAB>Chinese<TAB>provenance``, the column layout of Tatoeba's
+  ``cmn.txt``, so a data config mixes them with the same ``columns`` (``extra_train``,
+  ``held_out``);
+- ``report.json``: pairs kept per file, entries dropped by reason;
+- ``PROVENANCE.md``: where every pair comes from (repository, branches and commits) and its
+  licence.
+
+Pairs are deduplicated across branches. Sources without a split of their own get a leak-free
+one (:mod:`fanyi.data.split`): no dev or test sentence, on either side, is in train.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from .po import PoReport, po_pairs
+from .repository import Repository, clone
+from .split import leak_free_split
+from .spool import text_hash
+
+Pair3 = tuple[str, str, str]  # English, Chinese, provenance
+HELD_OUT = 1000  # pairs in dev and in test, for sources without a split (at most 5% each)
+
+
+@dataclass
+class Collected:
+    """What a reader found: pairs by output file, counts for the report, branches read."""
+
+    files: dict[str, list[Pair3]] = field(default_factory=dict)
+    report: dict[str, object] = field(default_factory=dict)
+    branches: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RealSource:
+    """A corpus in a git repository: how to read it and the terms it comes under."""
+
+    name: str
+    description: str
+    url: str
+    license: str
+    read: Callable[[Repository, str | None], Collected]
+
+    @property
+    def clone_url(self) -> str:
+        return f"{self.url}.git"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def read_catalogues(repo: Repository, branches: str, glob: str, label: str) -> Collected:
+    """Pairs of every .po file matching ``glob`` on every branch matching ``branches``,
+    each distinct file read once, each pair kept once (its first provenance)."""
+    found = repo.branches(branches)
+    if not found:
+        raise ValueError(f"{repo.path}: no branch matches {branches!r}")
+    seen: set[tuple[str, str]] = set()
+    pairs: list[Pair3] = []
+    report, read_blobs, missing = PoReport(), set[str](), list[str]()
+    for branch, commit in found.items():
+        files = [(path, blob) for path, blob in repo.files(commit, glob) if blob not in read_blobs]
+        paths: dict[str, str] = {}
+        for path, blob in files:
+            paths.setdefault(blob, path)  # a file copied within a branch is read once
+        read_blobs.update(paths)
+        for blob, data in repo.read(list(paths)):
+            if data is None:
+                missing.append(f"{branch}:{paths[blob]}")
+                continue
+            text = data.decode("utf-8", errors="replace")
+            for english, chinese in po_pairs(text, report):
+                key = (_one_line(english), _one_line(chinese))
+                if key not in seen:
+                    seen.add(key)
+                    pairs.append((*key, f"{label} {branch}:{paths[blob]}"))
+    held = min(HELD_OUT, len(pairs) // 20)
+    collected = split_off(pairs, dev=held, test=held)
+    collected.report = {
+        "catalogues": report.to_dict(),
+        "unique_pairs": len(pairs),
+        "missing_files": missing,  # absent from the clone or snapshot: not read
+    }
+    collected.branches = found
+    return collected
+
+
+def split_off(pairs: list[Pair3], dev: int, test: int, seed: int = 1234) -> Collected:
+    """``pairs`` dealt into train, dev and test without leakage (:func:`leak_free_split`)."""
+    keys = [np.array([text_hash(p[i]) for p in pairs], dtype=np.uint64) for i in (0, 1)]
+    chosen = leak_free_split(keys[0], keys[1], dev, test, seed)
+    return Collected({name: [pairs[i] for i in chosen[name]] for name in chosen})
+
+
+def aligned_files(
+    repo: Repository, commit: str, pattern: dict[str, str], label: str
+) -> list[Pair3]:
+    """Pairs of a pair of line-aligned files (``pattern``: language → path)."""
+    blobs = {lang: dict(repo.files(commit, path)) for lang, path in pattern.items()}
+    for lang, path in pattern.items():
+        if path not in blobs[lang]:
+            raise ValueError(f"{repo.path}: {path} not found")
+    texts = {lang: _text(repo, blobs[lang][path], path) for lang, path in pattern.items()}
+    if len(texts["en"]) != len(texts["zh"]):
+        raise ValueError(
+            f"{repo.path}: {pattern['en']} has {len(texts['en'])} lines, "
+            f"{pattern['zh']} {len(texts['zh'])}"
+        )
+    return [
+        (_one_line(en), _one_line(zh), f"{label}:{pattern['en']}:{n}")
+        for n, (en, zh) in enumerate(zip(texts["en"], texts["zh"], strict=True), 1)
+        if en.strip() and zh.strip()
+    ]
+
+
+def _text(repo: Repository, blob: str, path: str) -> list[str]:
+    data = next(repo.read([blob]))[1]
+    if data is None:
+        raise ValueError(f"{repo.path}: {path} is missing from the repository")
+    return data.decode("utf-8").splitlines()
+
+
+def read_python_docs(repo: Repository, branches: str | None) -> Collected:
+    return read_catalogues(repo, branches or r"3\.\d+", "*.po", "python-docs-zh-cn")
+
+
+def read_django_docs(repo: Repository, branches: str | None) -> Collected:
+    glob = "translations/zh_Hans/LC_MESSAGES/*.po"
+    return read_catalogues(repo, branches or r"stable/.+", glob, "django-docs-translations")
+
+
+def _default(repo: Repository, branches: str | None) -> tuple[str, str]:
+    found = repo.branches(branches or r".+")
+    if not found:
+        raise ValueError(f"{repo.path}: no branch matches {branches!r}")
+    return next(iter(found.items()))
+
+
+def read_3am(repo: Repository, branches: str | None) -> Collected:
+    """3AM's own split (data/{train,val,test}.{en,zh})."""
+    branch, commit = _default(repo, branches or r"main|master")
+    splits = {"train": "train", "dev": "val", "test": "test"}
+    files = {
+        name: aligned_files(
+            repo, commit, {lang: f"data/{s}.{lang}" for lang in ("en", "zh")}, "3AM"
+        )
+        for name, s in splits.items()
+    }
+    return Collected(files, {n: len(p) for n, p in files.items()}, {branch: commit})
+
+
+# WMT news test sets as OPUS-MT-testsets keeps them: newstest2017/2018 for dev and fine-tuning,
+# 2019 onwards only as test (each direction its own set: source-original text).
+WMT_ROLES = {"train": ("2018",), "dev": ("2017",)}
+WMT_TESTS = ("2019", "2020", "2021")
+
+
+def read_wmt_news(repo: Repository, branches: str | None) -> Collected:
+    branch, commit = _default(repo, branches or r"master|main")
+    present = {path for path, _ in repo.files(commit, "testsets/*/newstest20*")}
+
+    def one(direction: str, year: str) -> list[Pair3]:
+        prefix = f"testsets/{direction}/newstest{year}"
+        if f"{prefix}.{direction[:3]}" not in present:
+            return []
+        pattern = {"en": f"{prefix}.eng", "zh": f"{prefix}.zho"}
+        return aligned_files(repo, commit, pattern, f"WMT newstest{year} {direction}")
+
+    files: dict[str, list[Pair3]] = {}
+    for role, years in WMT_ROLES.items():
+        both = [p for y in years for d in ("zho-eng", "eng-zho") for p in one(d, y)]
+        files[role] = list({(en, zh): (en, zh, origin) for en, zh, origin in both}.values())
+    for year in WMT_TESTS:
+        for direction, short in (("zho-eng", "zh-en"), ("eng-zho", "en-zh")):
+            if pairs := one(direction, year):
+                files[f"newstest{year}.{short}"] = pairs
+    return Collected(files, {n: len(p) for n, p in files.items()}, {branch: commit})
+
+
+SOURCES = {
+    source.name: source
+    for source in (
+        RealSource(
+            "python-docs",
+            "Python documentation, Simplified Chinese translation (gettext catalogues)",
+            "https://github.com/python/python-docs-zh-cn",
+            "translations CC0 1.0 (the repository's contribution agreement); English source "
+            "under the PSF documentation licence",
+            read_python_docs,
+        ),
+        RealSource(
+            "django-docs",
+            "Django documentation, zh_Hans translation (gettext catalogues)",
+            "https://github.com/django/django-docs-translations",
+            "Django documentation, BSD-3-Clause (the repository has no LICENSE file of its own)",
+            read_django_docs,
+        ),
+        RealSource(
+            "3am",
+            "3AM: ambiguity-aware multimodal MT captions, English–Chinese (Ma et al. 2024)",
+            "https://github.com/MaxyLee/3AM",
+            "MIT",
+            read_3am,
+        ),
+        RealSource(
+            "wmt-news",
+            "WMT news test sets zh–en/en–zh 2017–2021, as kept by Helsinki-NLP/OPUS-MT-testsets",
+            "https://github.com/Helsinki-NLP/OPUS-MT-testsets",
+            "WMT test sets: research use (WMT terms of use); cite the WMT findings",
+            read_wmt_news,
+        ),
+    )
+}
+
+
+def build_source(
+    name: str,
+    out: str | Path,
+    local: str | Path | None = None,
+    cache: Path | None = None,
+    branches: str | None = None,
+) -> dict[str, int]:
+    """Write source ``name`` into folder ``out`` from ``local`` (a clone or folder) or, when
+    none is given, from a clone made in ``cache``; return the pairs written per file."""
+    source = SOURCES[name]
+    path = Path(local) if local else clone(source.clone_url, Path(cache or ".") / f"{name}.git")
+    collected = source.read(Repository(path), branches)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for role, pairs in collected.files.items():
+        write_tsv(out / f"{role}.tsv", pairs)
+        counts[role] = len(pairs)
+    report = {"source": name, "pairs": counts, **collected.report}
+    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    (out / "PROVENANCE.md").write_text(provenance(source, path, collected), encoding="utf-8")
+    return counts
+
+
+def write_tsv(path: Path, pairs: list[Pair3]) -> None:
+    """``pairs`` as TSV lines at ``path``, through a temporary file (never half a file)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8", newline="\n") as f:
+        for english, chinese, origin in pairs:
+            f.write(f"{english}\t{chinese}\t{origin}\n")
+    os.replace(tmp, path)
+
+
+def provenance(source: RealSource, path: Path, collected: Collected) -> str:
+    branches = "\n".join(
+        f"- `{b}` at `{c or 'unversioned'}`" for b, c in collected.branches.items()
+    )
+    return (
+        f"# {source.name}\n\n{source.description}.\n\n- Upstream: {source.url}\n"
+        f"- Licence: {source.license}\n- Read from: `{path}` on {date.today().isoformat()}\n"
+        f"- Written by `fanyi data {source.name}`; the third column of each line names the "
+        f"branch and file it came from.\n\nBranches read:\n\n{branches}\n"
+    )
