@@ -24,7 +24,8 @@ from typing import Any
 from .config import from_dict, load_yaml, save_yaml, to_dict
 from .data import DataConfig, prepare
 from .data.config import resolve_path
-from .data.manifest import read_pairs
+from .data.download import REGISTRY, cache_dir
+from .data.manifest import Manifest, read_pairs
 from .decode.config import Dtype
 from .decode.translator import Translator
 from .evaluate import evaluate
@@ -214,11 +215,25 @@ def _trained(cfg: TrainConfig, options: RunOptions) -> tuple[TrainConfig, float 
     return load_yaml(TrainConfig, run / TRAIN_CONFIG_FILE), None
 
 
+def prepared(data: DataConfig) -> Manifest:
+    """``prepare(data)``, where a missing corpus says how to get it."""
+    try:
+        return prepare(data)
+    except FileNotFoundError as error:
+        corpus = resolve_path(data.train).parent.name
+        fetch = f"`fanyi data download {corpus}` fetches it" if corpus in REGISTRY else "fetch it"
+        raise FileNotFoundError(
+            f"{error}: {fetch}; then set FANYI_DATA={cache_dir()} (in a clone of fanyi, "
+            f"FANYI_DATA=tests/fixtures/data holds the first lines of both corpora, enough for "
+            "the tiny-test recipe)"
+        ) from None
+
+
 def run_recipe(name: str, options: RunOptions) -> dict[str, Any]:
     """Prepare, train, average, score (module docstring); the figures as one dict."""
     recipe_file, recipe = load_recipe(name)
     data = data_config(recipe, options.out)
-    manifest = prepare(data)
+    manifest = prepared(data)
     cfg = train_config(recipe, str(resolve_path(data.out_dir)), options)
     cfg, seconds = _trained(cfg, options)
     run = Path(cfg.out_dir)

@@ -88,3 +88,12 @@ def test_an_unknown_recipe_names_the_known_ones(monkeypatch, capsys):
     monkeypatch.chdir(REPO)
     assert main(["recipe", "no-such-recipe"]) == 2
     assert "tatoeba-bi" in capsys.readouterr().err
+
+
+def test_a_missing_corpus_says_how_to_get_it(tmp_path, monkeypatch, capsys):
+    """A fresh clone without the corpora: the error names the download and the shipped slices."""
+    monkeypatch.setenv("FANYI_DATA", str(tmp_path / "empty"))
+    assert main(["recipe", "tiny-test", "-o", str(tmp_path), "--max-steps", "1", *FLAGS]) == 2
+    error = capsys.readouterr().err
+    assert "`fanyi data download tatoeba-cmn-eng` fetches it" in error
+    assert "FANYI_DATA=tests/fixtures/data" in error
