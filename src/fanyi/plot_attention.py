@@ -62,8 +62,15 @@ def _label(piece: str) -> str:
 
 
 def plot_attention(maps: AttentionMaps, out: str | Path, title: str | None = None) -> Path:
-    """One heatmap per decoder layer (rows) and head (columns): target pieces × source pieces."""
-    use_cjk_font()
+    """One heatmap per decoder layer (rows) and head (columns): target pieces × source pieces,
+    on one colour scale (its bar beside them)."""
+    with warnings.catch_warnings():
+        if use_cjk_font() is None:  # said once: not once more per missing glyph
+            warnings.filterwarnings("ignore", message="Glyph .* missing from")
+        return _draw_attention(maps, Path(out), title)
+
+
+def _draw_attention(maps: AttentionMaps, out: Path, title: str | None) -> Path:
     layers, heads, rows, cols = maps.weights.shape
     top = float(maps.weights.max())  # one colour scale for every panel, so they compare
     cell = 0.32  # inches per token
@@ -77,13 +84,13 @@ def plot_attention(maps: AttentionMaps, out: str | Path, title: str | None = Non
     for layer in range(layers):
         for head in range(heads):
             ax = axes[layer][head]
-            ax.imshow(maps.weights[layer, head].numpy(), cmap="Blues", vmin=0.0, vmax=top)
+            image = ax.imshow(maps.weights[layer, head].numpy(), cmap="Blues", vmin=0.0, vmax=top)
             ax.set_xticks(range(cols), [_label(p) for p in maps.source_tokens], rotation=90)
             ax.set_yticks(range(rows), [_label(p) for p in maps.target_tokens])
             ax.set_title(f"layer {layer + 1}, head {head + 1}", fontsize=9)
+    fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
     if title:
         fig.suptitle(title)
-    out = Path(out)
     fig.savefig(out, dpi=100)
     plt.close(fig)
     return out

@@ -71,3 +71,24 @@ def test_plot_positional_command(tmp_path, capsys):
     out = tmp_path / "pe.png"
     assert main(["plot", "positional", "--d-model", "32", "--dims", "0", "1", "-o", str(out)]) == 0
     assert out.is_file() and str(out) in capsys.readouterr().out
+
+
+def test_without_a_cjk_font_one_warning_not_one_per_glyph(monkeypatch, tmp_path):
+    monkeypatch.delenv(plots.FONT_ENV, raising=False)
+    monkeypatch.setattr(plots, "CJK_FONTS", ())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plots.plot_attention(maps(), tmp_path / "attention.png", title="我很好。")
+    assert [str(w.message)[:17] for w in caught] == ["no CJK font found"]
+
+
+def test_one_colour_bar_for_every_panel(monkeypatch, tmp_path):
+    bars = []
+    real = matplotlib.figure.Figure.colorbar
+    monkeypatch.setattr(
+        matplotlib.figure.Figure,
+        "colorbar",
+        lambda fig, *a, **k: bars.append(k) or real(fig, *a, **k),
+    )
+    plots.plot_attention(maps(2, 3), tmp_path / "attention.png")
+    assert [bar["label"] for bar in bars] == ["attention weight"]

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ..decode.translator import resolve_model_dir
+from ..ensemble_dir import first_member
 from .translate import add_model_arguments, load_translator
 
 
 def add_attention(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "attention", help="cross-attention heatmaps of one translation, per layer and head"
+        "attention",
+        help="cross-attention heatmaps of one translation, per layer and head (default model: "
+        "the bundled model's first member)",
     )
     add_model_arguments(parser)
     parser.add_argument("--text", required=True, help="the sentence to translate")
@@ -20,6 +25,9 @@ def add_attention(subparsers: argparse._SubParsersAction) -> None:
 def _attention(args: argparse.Namespace) -> int:
     from ..plot_attention import plot_attention  # matplotlib only when drawing
 
+    if args.model is None and args.engine == "fanyi":  # an ensemble has no single attention map
+        args.model = str(first_member(resolve_model_dir(None)))
+        print(f"the bundled model's first member: {args.model}", file=sys.stderr)
     translator = load_translator(args)
     maps = translator.cross_attention(args.text, args.to)
     vocab = translator.tgt_vocab
