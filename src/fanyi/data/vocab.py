@@ -24,6 +24,9 @@ PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 _MARIAN_CODE = re.compile(r">>.*?<<")
 
 
+HANGING_VERSIONS = ("0.2.2",)  # SentencePieceTrainer.train(sentence_iterator=...) never returns
+
+
 def _untagged_lines(files: Sequence[Path]) -> Iterator[str]:
     """Lines of ``files`` without their tags (tags are added to the vocabulary as symbols)."""
     for path in files:
@@ -42,6 +45,11 @@ def train_sentencepiece(
     threads: int = 1,
 ) -> Path:
     """Train a SentencePiece model on the lines of ``files``; return ``<prefix>.model``."""
+    if spm.__version__ in HANGING_VERSIONS:
+        raise ValueError(
+            f"sentencepiece {spm.__version__} never returns from training on a sentence "
+            "iterator: pip install 'sentencepiece>=0.2.3'"
+        )
     try:
         spm.SentencePieceTrainer.train(
             sentence_iterator=_untagged_lines(files),

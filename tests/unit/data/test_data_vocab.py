@@ -1,8 +1,12 @@
 """SentencePiece: fixed special ids, tags as single ids, and an exact round trip on Tatoeba."""
 
+import subprocess
+import sys
+
 import pytest
 import sentencepiece as spm
 
+from fanyi.data import vocab
 from fanyi.data.vocab import Vocab, train_sentencepiece
 from fanyi.lang import Normalizer, add_tag
 
@@ -91,3 +95,28 @@ def test_a_piece_table_gives_the_model_its_own_ids(tmp_path):
     assert vocab.id_to_piece(ids[0]) == plain.sp.id_to_piece(plain.encode(text)[0])
     with pytest.raises(ValueError, match="lacks <pad>"):
         Vocab(plain.path, {"</s>": 0, "<unk>": 1})
+
+
+def test_vocabulary_training_returns_within_a_time_limit(tmp_path):
+    """The very call fanyi makes (a sentence iterator), in a subprocess with a deadline: a
+    SentencePiece that hangs there (0.2.2) fails this test in a minute instead of stalling CI."""
+    corpus = tmp_path / "lines.txt"
+    corpus.write_text("".join(f"第{i}句话。 Sentence {i} here.\n" for i in range(300)))
+    script = (
+        "import sys; from pathlib import Path; from fanyi.data.vocab import train_sentencepiece; "
+        "train_sentencepiece([Path(sys.argv[1])], Path(sys.argv[2]), 400)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(corpus), str(tmp_path / "spm")],
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "spm.model").is_file()
+
+
+def test_a_sentencepiece_that_hangs_is_refused_by_name(tmp_path, monkeypatch):
+    monkeypatch.setattr(vocab.spm, "__version__", "0.2.2")
+    with pytest.raises(ValueError, match=r"0\.2\.2 never returns.*>=0\.2\.3"):
+        vocab.train_sentencepiece([tmp_path / "unused.txt"], tmp_path / "spm", 200)
