@@ -4,8 +4,8 @@ waits for a long one to finish.
 A request becomes a job: its texts, its decoding options and its cost (source tokens × beam).
 Jobs that arrive within ``wait`` seconds of each other and share options form one batch of at
 most ``batch_cost`` (a costlier job is a batch alone: a heavy one). Every batch decodes in its
-own worker thread, and the batches take turns between decoding steps, the least served first
-(``turns.py``). The next batch is formed only once the last one has begun, so that under load
+own worker thread, and the batches take turns between decoding steps, the oldest first unless
+it has decoded far longer than its cost predicts, or is heavy (``turns.py``). The next batch is formed only once the last one has begun, so that under load
 the requests that arrive meanwhile are decoded together. When every job of a batch has been abandoned (timed out, or its client went
 away) the batch is cancelled at its next step. At most ``max_heavy`` heavy batches decode at
 once, since they hold the most memory; later ones wait in the queue while light ones go by. A
@@ -39,13 +39,14 @@ class _Job:
     future: asyncio.Future = field(repr=False)
     alone: bool = False  # its shared batch failed: decode it without neighbours
     batch: _Batch | None = None
+    submitted: float = field(default_factory=time.monotonic)
 
 
 @dataclass(eq=False)
 class _Batch:
     jobs: list[_Job]
     heavy: bool
-    slot: Slot = field(default_factory=Slot)
+    slot: Slot
     started: float = field(default_factory=time.monotonic)
     begun: bool = False  # it has had its first turn
 
@@ -160,7 +161,10 @@ class Batcher:
         return jobs
 
     def _launch(self, jobs: list[_Job]) -> None:
-        batch = _Batch(jobs, heavy=len(jobs) == 1 and self._heavy(jobs[0]))
+        heavy = len(jobs) == 1 and self._heavy(jobs[0])
+        arrived = min(job.submitted for job in jobs)  # its age is its oldest request's
+        cost = sum(job.cost for job in jobs)
+        batch = _Batch(jobs, heavy, Slot(cost=cost, heavy=heavy, arrived=arrived))
         for job in jobs:
             job.batch = batch
         self._active.add(batch)

@@ -1,6 +1,7 @@
-"""Turn-taking between decoding threads: a new batch overtakes a long one once the long one has had
-its quantum, short ones go first come first served, long ones share the time, a cancelled batch
-stops at its next step or before its first."""
+"""Turn-taking between decoding threads: the earliest virtual deadline (arrival + weight · seconds
+decoded) goes first, so a new batch overtakes a long one once the long one has had its quantum,
+no batch starves under a stream of new ones, long ones share the time, a heavy one gets less, a
+cancelled batch stops at its next step or before its first."""
 
 import threading
 import time
@@ -28,8 +29,8 @@ def wait_until(condition, timeout: float = 10.0) -> None:
         time.sleep(0.001)
 
 
-def run_batch(turns, clock, slot, name, steps, log, pause_after=None, resume=None):
-    """A batch of ``steps`` decoding steps, each logged and one second long."""
+def run_batch(turns, clock, slot, name, steps, log, pause_after=None, resume=None, each=None):
+    """A batch of ``steps`` decoding steps, each logged and one second long (then ``each()``)."""
     try:
         turns.enter(slot)
         for step in range(steps):
@@ -37,6 +38,8 @@ def run_batch(turns, clock, slot, name, steps, log, pause_after=None, resume=Non
             clock.now += 1
             if step == pause_after:
                 resume.wait()
+            if each is not None:
+                each()
             turns.between_steps(slot)
     except Cancelled:
         log.append(f"{name} cancelled")
@@ -52,7 +55,7 @@ def start(target, *args) -> threading.Thread:
 
 def test_without_a_quantum_a_new_batch_overtakes_a_long_one_at_its_next_step():
     clock, log = Clock(), []
-    turns = Turns(quantum=0, fresh=0, clock=clock)
+    turns = Turns(quantum=0, patience=0, clock=clock)
     resume = threading.Event()
     long = start(run_batch, turns, clock, Slot(), "A", 8, log, 3, resume)
     wait_until(lambda: len(log) == 4)  # A is inside its fourth step
@@ -65,7 +68,7 @@ def test_without_a_quantum_a_new_batch_overtakes_a_long_one_at_its_next_step():
 
 def test_long_batches_share_the_time():
     clock, log = Clock(), []
-    turns = Turns(quantum=0, fresh=0, clock=clock)
+    turns = Turns(quantum=0, patience=0, clock=clock)
     resume = threading.Event()
     first = start(run_batch, turns, clock, Slot(), "A", 6, log, 0, resume)
     wait_until(lambda: len(log) == 1)
@@ -73,13 +76,13 @@ def test_long_batches_share_the_time():
     wait_until(lambda: len(turns._waiting) == 1)
     resume.set()
     first.join(10), second.join(10)
-    # the turn passes as soon as the other has been served less: never more than a step apart
-    assert log == ["A0", "B0", "B1", "A1", "A2", "B2", "B3", "A3", "A4", "B4", "B5", "A5"]
+    # the turn passes as soon as the other's deadline is earlier: never more than a step apart
+    assert log == ["A0", "B0", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5"]
 
 
 def test_a_batch_keeps_the_turn_for_its_quantum():
     clock, log = Clock(), []
-    turns = Turns(quantum=3, fresh=0, clock=clock)
+    turns = Turns(quantum=3, patience=0, clock=clock)
     resume = threading.Event()
     first = start(run_batch, turns, clock, Slot(), "A", 6, log, 0, resume)
     wait_until(lambda: len(log) == 1)
@@ -87,26 +90,76 @@ def test_a_batch_keeps_the_turn_for_its_quantum():
     wait_until(lambda: len(turns._waiting) == 1)
     resume.set()
     first.join(10), second.join(10)
-    assert log == ["A0", "A1", "A2", "B0", "B1", "B2", "B3", "A3", "A4", "A5", "B4", "B5"]
+    assert log == ["A0", "A1", "A2", "B0", "B1", "B2", "A3", "A4", "A5", "B3", "B4", "B5"]
 
 
-def test_fresh_batches_go_first_come_first_served_then_by_least_served():
+def test_a_stream_of_new_batches_never_starves_an_old_one():
+    """After every step a new two-step batch waits (B0, B1, ...): the old batch A still finishes
+    in the middle of the stream (first come, first served for a batch's first second, and least
+    served after it, starved it until the stream ran dry)."""
     clock, log = Clock(), []
-    turns = Turns(quantum=0, fresh=4, clock=clock)
+    turns = Turns(quantum=0, clock=clock)
+    threads, names, new = [], iter([f"B{k}" for k in range(8)]), []
+
+    def a_new_batch_waits() -> None:
+        if all(f"{name}0" in log for name in new) and (name := next(names, None)):
+            slot = Slot()
+            threads.append(start(run_batch, turns, clock, slot, name, 2, log, None, None, each))
+            wait_until(lambda: slot in turns._waiting)
+            new.append(name)
+
+    each = a_new_batch_waits
+    threads.append(start(run_batch, turns, clock, Slot(), "A", 4, log, None, None, each))
+    wait_until(lambda: "B71" in log)
+    for thread in threads:
+        thread.join(10)
+    assert log.index("A3") < log.index("B40")
+
+
+def test_a_light_batch_keeps_its_place_for_its_patience_then_makes_way():
+    clock, log = Clock(), []
+    turns = Turns(quantum=0, patience=2, clock=clock)
     resume = threading.Event()
-    first = start(run_batch, turns, clock, Slot(), "A", 6, log, 0, resume)
+    first = start(run_batch, turns, clock, Slot(), "A", 5, log, 0, resume)
     wait_until(lambda: len(log) == 1)
-    second = start(run_batch, turns, clock, Slot(), "B", 6, log)
+    second = start(run_batch, turns, clock, Slot(), "B", 5, log)
     wait_until(lambda: len(turns._waiting) == 1)
     resume.set()
     first.join(10), second.join(10)
-    # A keeps the turn while fresh (4 s); then B, fresh, goes first; then the least served
-    assert log == ["A0", "A1", "A2", "A3", "B0", "B1", "B2", "B3", "B4", "A4", "A5", "B5"]
+    # A goes on past B's arrival for 2 s; its deadline then moves 2 s per second decoded
+    assert "".join(log) == "A0A1A2B0B1B2A3B3A4B4"
+
+
+def test_patience_is_learned_from_the_seconds_per_cost_of_recent_batches():
+    clock = Clock()
+    turns = Turns(patience=1, clock=clock)
+    assert turns._patience_of(Slot(cost=5)) == 1  # nothing learned yet
+    done = Slot(cost=10)
+    turns.enter(done)
+    clock.now += 2
+    turns.leave(done)
+    assert turns.seconds_per_cost == 0.2
+    assert turns._patience_of(Slot(cost=5)) == 2.0  # twice the 1 s that 5 units predict
+    assert turns._patience_of(Slot(cost=5, heavy=True)) == 0
+
+
+def test_a_heavy_batch_gets_a_smaller_share():
+    clock, log = Clock(), []
+    turns = Turns(quantum=0, weight=2, heavy_weight=10, patience=0, clock=clock)
+    resume = threading.Event()
+    heavy = start(run_batch, turns, clock, Slot(heavy=True), "H", 3, log, 0, resume)
+    wait_until(lambda: len(log) == 1)
+    light = start(run_batch, turns, clock, Slot(), "L", 12, log)
+    wait_until(lambda: len(turns._waiting) == 1)
+    resume.set()
+    heavy.join(10), light.join(10)
+    # H's deadline: 0 + 10 · seconds decoded; L's: 1 + 2 · seconds decoded
+    assert "".join(log) == "H0L0L1L2L3L4H1L5L6L7L8L9H2L10L11"
 
 
 def test_a_cancelled_batch_stops_at_its_next_step_and_passes_the_turn():
     clock, log = Clock(), []
-    turns = Turns(quantum=0, fresh=0, clock=clock)
+    turns = Turns(quantum=0, patience=0, clock=clock)
     resume = threading.Event()
     slot = Slot()
     running = start(run_batch, turns, clock, slot, "A", 100, log, 1, resume)
