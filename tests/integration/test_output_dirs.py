@@ -20,7 +20,7 @@ def commands(tmp_path_factory) -> dict[str, list[str]]:
     """Each command that writes a model directory, as argv without ``-o OUT``."""
     model = tiny_model_dir(tmp_path_factory)
     marian = tmp_path_factory.mktemp("marian") / "opus-mt-xx-en"
-    build(marian, "relu", "post", 3.0)
+    build(marian, "relu", eos_bias=3.0)
     return {
         "ensemble": ["ensemble", str(model), str(model)],
         "convert": ["convert", str(marian)],
