@@ -89,11 +89,8 @@ def add_source_parser(
         "provenance), report.json and PROVENANCE.md.",
     )
     parser.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
-    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
     parser.add_argument("--branches", metavar="REGEX", help="which branches to read")
-    parser.add_argument(
-        "--cache-dir", help="where to clone (default: $FANYI_CACHE or ~/.cache/fanyi)"
-    )
+    add_output_arguments(parser)
     parser.set_defaults(func=run_source, source=name)
 
 
