@@ -24,6 +24,9 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
+MAX_THREADS = 1024  # intra-op threads a user may ask for: each one is an OS thread and its stack
+
+
 def set_threads(threads: int | None, processes: int = 1) -> int:
     """Use ``threads`` intra-op threads (None or ≤ 0: this process's share of the cores when
     ``processes`` share them); returns the number set.
@@ -31,6 +34,8 @@ def set_threads(threads: int | None, processes: int = 1) -> int:
     torch's default ignores other work on the machine; on a busy 2-core box oversubscription was
     measured 5× slower, so every command sets this explicitly. New threads inherit the setting.
     """
+    if threads is not None and threads > MAX_THREADS:
+        raise ValueError(f"threads must be at most {MAX_THREADS}, not {threads}")
     if threads is None or threads <= 0:
         threads = max(1, cores() // processes)
     torch.set_num_threads(threads)

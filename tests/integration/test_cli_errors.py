@@ -12,7 +12,9 @@ import time
 import pytest
 import yaml
 
+from fanyi import Translator
 from fanyi.cli import main
+from fanyi.serve import Limits
 from tiny_translator import tiny_model_dir
 
 
@@ -92,6 +94,8 @@ def test_a_vocabulary_outside_the_model_directory_is_refused(broken, capsys, nam
         ("--threads", "-1", "at least 0"),
         ("--batch-tokens", "-5", "at least 1"),
         ("--batch-tokens", "0", "at least 1"),
+        ("--threads", "100000", "at most 1024"),
+        ("--batch-tokens", "1000000000", "at most 131072"),
     ],
 )
 def test_bad_flags(model_dir, capsys, flag, value, message):
@@ -102,6 +106,59 @@ def test_bad_flags(model_dir, capsys, flag, value, message):
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "Traceback" not in err
     assert f"argument {flag}: " in err.splitlines()[-1] and message in err
+
+
+@pytest.mark.parametrize(
+    "flag, value, message",
+    [
+        ("--beam", "1000000000", "beam must be between 1 and 64, not 1000000000"),
+        ("--n-best", "100", "n_best must be between 1 and 64, not 100"),
+        ("--workers", "100000", "workers must be between 1 and 64, not 100000"),
+        ("--max-len-a", "nan", "max_len_a must be between 0 and 1000000, not nan"),
+        ("--max-len-a", "-1", "max_len_a must be between 0 and 1000000, not -1.0"),
+        ("--max-len-b", "10000000000", "max_len_b must be between 0 and 1000000"),
+        ("--min-len", "-3", "min_len must be between 0 and 1000000, not -3"),
+        ("--length-penalty", "nan", "length_penalty must be a finite number"),
+        ("--rerank-backward", "inf", "rerank_backward a finite one ≥ 0"),
+        ("--temperature", "inf", "a finite temperature > 0"),
+    ],
+)
+def test_sizes_and_numbers_out_of_bounds(model_dir, capsys, flag, value, message):
+    status, err = translate(capsys, "-m", str(model_dir), flag, value)
+    assert status == 2 and message in one_line(err)
+
+
+@pytest.mark.parametrize(
+    "flag, value, message",
+    [
+        ("--port", "99999", "at most 65535"),
+        ("--max-chars", "0", "at least 1"),
+        ("--timeout", "nan", "a finite number of seconds > 0"),
+        ("--timeout", "-1", "a finite number of seconds > 0"),
+    ],
+)
+def test_bad_serve_flags(capsys, flag, value, message):
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", flag, value])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert f"argument {flag}: " in err.splitlines()[-1] and message in err
+
+
+def test_the_api_bounds_every_size(model_dir):
+    with pytest.raises(ValueError, match="beam must be between 1 and 64"):
+        Translator.load(model_dir, beam=10**9)
+    with pytest.raises(ValueError, match="batch_tokens must be between 1 and 131072"):
+        Translator.load(model_dir, batch_tokens=10**9)
+    translator = Translator.load(model_dir, beam=2)
+    with pytest.raises(ValueError, match="beam must be between 1 and 64"):
+        translator.translate(["你好。"], beam=10**9)
+    with pytest.raises(ValueError, match="max_chars must be between 1 and"):
+        Limits(max_chars=10**9)
+    with pytest.raises(ValueError, match="timeout must be between"):
+        Limits(timeout=float("nan"))
+    with pytest.raises(ValueError, match="max_beam must be between 1 and 64"):
+        Limits(max_beam=1000)
 
 
 def test_a_full_disk(model_dir, capsys):

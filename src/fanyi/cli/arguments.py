@@ -4,13 +4,14 @@ the flag (``argument --threads: must be at least 0, not -1``) and exit status 2.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 from ..runtime import check_device
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An integer ≥ ``low``."""
+def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An integer ≥ ``low`` (and ≤ ``high``)."""
 
     def parse(text: str) -> int:
         try:
@@ -19,9 +20,22 @@ def at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, not {value}")
         return value
 
     return parse
+
+
+def seconds(text: str) -> float:
+    """A finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds > 0, not {text}")
+    return value
 
 
 def device(text: str) -> str:

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ..serve import Limits, create_app
+from .arguments import at_least, seconds
 from .translate import add_model_arguments, load_translator
 
 
@@ -16,23 +17,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     add_model_arguments(parser, target=False)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=at_least(0, 65535), default=8000)
     defaults = Limits()
     parser.add_argument(
-        "--max-chars", type=int, default=defaults.max_chars, help="characters per text (413 beyond)"
+        "--max-chars",
+        type=at_least(1),
+        default=defaults.max_chars,
+        help="characters per text (413 beyond)",
     )
     parser.add_argument(
-        "--max-texts", type=int, default=defaults.max_texts, help="texts per request (413 beyond)"
+        "--max-texts",
+        type=at_least(1),
+        default=defaults.max_texts,
+        help="texts per request (413 beyond)",
     )
     parser.add_argument(
         "--max-tokens",
-        type=int,
+        type=at_least(1),
         default=defaults.max_tokens,
         help="source tokens per request, its texts together (413 beyond)",
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=defaults.timeout,
         help="seconds a request may take (503 beyond; its decoding then stops)",
     )

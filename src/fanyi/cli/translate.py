@@ -32,8 +32,8 @@ from typing import TextIO
 from .. import config as config_io
 from ..decode import DecodeConfig
 from ..decode.translation import Translation
-from ..decode.translator import Translator
-from ..runtime import set_threads
+from ..decode.translator import MAX_BATCH_TOKENS, Translator
+from ..runtime import MAX_THREADS, set_threads
 from .arguments import at_least, device
 
 CHUNK_LINES = 2000  # lines of a file sorted into batches together (each written once done)
@@ -49,10 +49,13 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
         parser.add_argument("--to", metavar="LANG", help="target language (default: detected)")
     parser.add_argument("--config", metavar="FILE", help="YAML file of DecodeConfig keys")
     parser.add_argument(
-        "--batch-tokens", type=at_least(1), default=4096, help="source tokens per batch"
+        "--batch-tokens",
+        type=at_least(1, MAX_BATCH_TOKENS),
+        default=4096,
+        help="source tokens per batch",
     )
     parser.add_argument(
-        "--threads", type=at_least(0), default=0, help="CPU threads (0: every core)"
+        "--threads", type=at_least(0, MAX_THREADS), default=0, help="CPU threads (0: every core)"
     )
     parser.add_argument(
         "--device", type=device, default="cpu", help="cpu, cuda or cuda:N (default cpu)"

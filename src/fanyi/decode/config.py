@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
 from .. import config as config_io
 from ..model_dir import CONFIG_FILE, Checkpoint
+
+# The most a user may ask for: each bounds memory (beams and samples are rows of every step,
+# workers are processes); lengths beyond a model's positions are capped by them anyway.
+MAX_BEAM = 64
+MAX_WORKERS = 64
+MAX_LENGTH = 1_000_000
 
 Dtype = Literal["fp32", "bf16", "int8"]
 DtypeChoice = Literal["auto", "fp32", "bf16", "int8"]
@@ -56,14 +63,16 @@ class DecodeConfig:
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 
     def __post_init__(self) -> None:
-        if self.beam < 1 or self.n_best < 1 or self.workers < 1:
-            raise ValueError("beam, n_best and workers must be ≥ 1")
+        self._check_sizes()
         if not self.sampling and self.n_best > self.beam:
             raise ValueError(f"n_best={self.n_best} exceeds beam={self.beam}")
-        if self.rerank_backward < 0:
-            raise ValueError(f"rerank_backward must be ≥ 0, not {self.rerank_backward}")
-        if self.temperature <= 0 or not 0 < self.top_p <= 1 or self.top_k < 0:
-            raise ValueError("need temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
+        if not (math.isfinite(self.length_penalty) and 0 <= self.rerank_backward < math.inf):
+            raise ValueError(
+                "length_penalty must be a finite number and rerank_backward a finite one ≥ 0, "
+                f"not {self.length_penalty} and {self.rerank_backward}"
+            )
+        if not (0 < self.temperature < math.inf and 0 < self.top_p <= 1 and self.top_k >= 0):
+            raise ValueError("need a finite temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
         if self.dtype not in ("auto", "fp32", "bf16", "int8"):
             raise ValueError(f"dtype must be auto, fp32, bf16 or int8, not {self.dtype!r}")
         if self.compile and self.dtype == "int8":
@@ -72,15 +81,31 @@ class DecodeConfig:
             raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
         alphas, weights = self.length_penalty_by_target, self.rerank_backward_by_target
         if not all(_is_number(a) for a in alphas.values()):
-            raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
+            raise ValueError(f"length_penalty_by_target needs finite numbers: {alphas}")
         if not all(_is_number(w) and w >= 0 for w in weights.values()):
-            raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
+            raise ValueError(f"rerank_backward_by_target needs finite numbers ≥ 0: {weights}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
 
+    def _check_sizes(self) -> None:
+        """Every size within its bounds, with the bound in the error."""
+        for name, low, high in (
+            ("beam", 1, MAX_BEAM),
+            ("n_best", 1, MAX_BEAM),
+            ("workers", 1, MAX_WORKERS),
+            ("max_len_b", 0, MAX_LENGTH),
+            ("min_len", 0, MAX_LENGTH),
+        ):
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be between {low} and {high}, not {value}")
+        if not 0 <= self.max_len_a <= MAX_LENGTH:  # False for NaN too
+            raise ValueError(f"max_len_a must be between 0 and {MAX_LENGTH}, not {self.max_len_a}")
+
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """A finite int or float (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def for_target(config: DecodeConfig, lang: str) -> DecodeConfig:

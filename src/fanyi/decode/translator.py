@@ -37,6 +37,7 @@ from .search import decode
 from .translation import AttentionMaps, Candidate, Translation, block_diagonal, unicode_problem
 
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "zh-en"
+MAX_BATCH_TOKENS = 1 << 17  # padded source tokens a batch may hold (times beam: its rows' tokens)
 
 
 def resolve_model_dir(model_dir: str | Path | None) -> Path:
@@ -78,6 +79,10 @@ class Translator:
 
     def _init_text(self, checkpoint: Checkpoint, config: DecodeConfig, batch_tokens: int) -> None:
         """What every engine shares: configs, languages, vocabularies, the special ids."""
+        if not 1 <= batch_tokens <= MAX_BATCH_TOKENS:
+            raise ValueError(
+                f"batch_tokens must be between 1 and {MAX_BATCH_TOKENS}, not {batch_tokens}"
+            )
         self.checkpoint = checkpoint
         self.config = config
         self.batch_tokens = batch_tokens

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
 from ..decode import StepHook
+from ..decode.config import MAX_BEAM
 from ..decode.translation import Translation as Result
 from ..decode.translation import unicode_problem
 from ..decode.translator import Translator
@@ -51,6 +52,27 @@ class Limits:
     batch_wait: float = 0.005  # seconds to gather concurrent requests into one batch
     batch_cost: int = 4096  # most source tokens × beam decoded as one batch
     max_heavy: int = 2  # requests costlier than batch_cost decoding at once (the rest queue)
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in LIMIT_BOUNDS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:  # False for NaN too
+                raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value}")
+
+
+# The range of each limit: every one bounds what requests may cost.
+LIMIT_BOUNDS: dict[str, tuple[float, float]] = {
+    "max_chars": (1, 1 << 20),
+    "max_texts": (1, 1 << 16),
+    "max_tokens": (1, 1 << 20),
+    "max_body": (1, 1 << 30),
+    "max_beam": (1, MAX_BEAM),
+    "timeout": (0.001, 86400),
+    "max_waiting": (1, 1 << 20),
+    "batch_wait": (0, 1),
+    "batch_cost": (1, 1 << 20),
+    "max_heavy": (1, 64),
+}
 
 
 class BodyLimit:
