@@ -19,12 +19,13 @@ from typing import Any, cast
 
 from torch import nn
 
+from ..atomic import replace_dir, staged_dir
 from ..data.vocab import Vocab, model_vocabularies
 from ..model import MultiHeadAttention, Transformer
 from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoid_table
 from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
-from ..model_dir import CONFIG_FILE, Checkpoint, load_model
+from ..model_dir import CONFIG_FILE, Checkpoint, fsync_files, load_model
 from .export_hf import fresh_directory
 from .model_card import write_model_card
 
@@ -60,9 +61,12 @@ def export_ctranslate2(
     spec.validate()
     spec.optimize(quantization=quantization)
     out = fresh_directory(out)
-    spec.save(str(out))
-    copy_fanyi_files(checkpoint, out)
-    write_model_card(checkpoint, out, "ctranslate2", sum(p.numel() for p in model.parameters()))
+    with staged_dir(out) as tmp:  # written whole under a temporary name, then renamed
+        spec.save(str(tmp))
+        copy_fanyi_files(checkpoint, tmp)
+        write_model_card(checkpoint, tmp, "ctranslate2", sum(p.numel() for p in model.parameters()))
+        fsync_files(tmp)
+        replace_dir(tmp, out)
     return out
 
 

@@ -11,15 +11,18 @@ Simplified): the export's README.md model card says how, with ``preprocess.py`` 
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from torch import Tensor
 
+from ..atomic import replace_dir, staged_dir
 from ..data.vocab import model_vocabularies
 from ..model import Transformer
-from ..model_dir import Checkpoint, load_model
+from ..model_dir import Checkpoint, fsync_files, load_model
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
 from .model_card import write_model_card
@@ -41,21 +44,35 @@ def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) ->
     assert not unexpected and all("embed_positions" in k for k in missing), (missing, unexpected)
     for key, value in generation_config(model.config, beam).items():
         setattr(marian.generation_config, key, value)
-    marian.save_pretrained(out)
-    shutil.copyfile(checkpoint.src_spm, out / SOURCE_SPM)
-    shutil.copyfile(checkpoint.tgt_spm, out / TARGET_SPM)
-    (out / VOCAB_JSON).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
-    files = [str(out / name) for name in (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)]
-    data = checkpoint.data
-    tokenizer = MarianTokenizer(  # type: ignore[misc]  # its files are positional
-        *files,  # type: ignore[arg-type]
-        source_lang=data.src_lang,
-        target_lang=data.tgt_lang,
-        model_max_length=config.max_position_embeddings,
-    )
-    tokenizer.save_pretrained(out)
-    write_model_card(checkpoint, out, "huggingface", sum(p.numel() for p in model.parameters()))
+    with staged_dir(out) as tmp:  # written whole under a temporary name, then renamed
+        saved(marian.save_pretrained, tmp)
+        shutil.copyfile(checkpoint.src_spm, tmp / SOURCE_SPM)
+        shutil.copyfile(checkpoint.tgt_spm, tmp / TARGET_SPM)
+        (tmp / VOCAB_JSON).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+        files = [str(tmp / name) for name in (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)]
+        data = checkpoint.data
+        tokenizer = MarianTokenizer(  # type: ignore[misc]  # its files are positional
+            *files,  # type: ignore[arg-type]
+            source_lang=data.src_lang,
+            target_lang=data.tgt_lang,
+            model_max_length=config.max_position_embeddings,
+        )
+        tokenizer.save_pretrained(tmp)
+        write_model_card(checkpoint, tmp, "huggingface", sum(p.numel() for p in model.parameters()))
+        fsync_files(tmp)
+        replace_dir(tmp, out)
     return out
+
+
+def saved(save: Callable[[Path], object], directory: Path) -> None:
+    """``save(directory)``, its failure to write (a full disk) an ``OSError``: safetensors
+    reports one as its own ``SafetensorError``."""
+    from safetensors import SafetensorError
+
+    try:
+        save(directory)
+    except SafetensorError as error:
+        raise OSError(errno.EIO, str(error)) from error
 
 
 def marian_weights(model: Transformer) -> dict[str, Tensor]:
@@ -79,9 +96,8 @@ def piece_table(checkpoint: Checkpoint) -> dict[str, int]:
 
 
 def fresh_directory(path: str | Path) -> Path:
-    """``path`` created, refusing to write into a non-empty directory."""
+    """``path``, refused when it is a non-empty directory (an export never writes into one)."""
     path = Path(path)
     if path.exists() and any(path.iterdir()):
         raise ValueError(f"{path} exists and is not empty; choose another -o or remove it")
-    path.mkdir(parents=True, exist_ok=True)
     return path
