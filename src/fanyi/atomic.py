@@ -1,5 +1,6 @@
 """Writing a directory under a temporary name and replacing another with it in one step, so that
-a crash never leaves its name pointing at nothing, nor a half-written directory under it.
+a crash never leaves its name pointing at nothing, nor a half-written directory under it; files
+and directories flushed to disk before they are renamed into place.
 
 ``os.replace`` cannot put a directory where a non-empty one stands. On Linux, ``renameat2``
 with ``RENAME_EXCHANGE`` swaps the two in one atomic step; the old one, now under the temporary
@@ -11,12 +12,14 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
@@ -66,3 +69,30 @@ def exchange(a: Path, b: Path) -> bool:
     if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # a file system that cannot swap
         return False
     raise OSError(code, os.strerror(code), str(b))
+
+
+def fsync(path: Path) -> None:
+    """Flush file or directory ``path`` to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_files(directory: Path) -> None:
+    """Flush ``directory``'s entries and itself to disk (before it is renamed into place)."""
+    for child in directory.iterdir():
+        fsync(child)
+    fsync(directory)
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    """Replace ``path`` by ``value`` as JSON: temporary file in the same directory, then rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(value, f, indent=2, ensure_ascii=False)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fsync(path.parent)

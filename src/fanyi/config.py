@@ -39,10 +39,31 @@ def save_yaml(config: Any, path: str | Path) -> None:
 
 
 def load_yaml(cls: type[T], path: str | Path) -> T:
-    values = yaml.safe_load(Path(path).read_text()) or {}
+    values = read_yaml(path) or {}
     if not isinstance(values, dict):
         raise ValueError(f"{path}: expected a mapping of {cls.__name__} keys")
     return from_dict(cls, values)
+
+
+def read_yaml(path: str | Path) -> Any:
+    """The plain data (mappings, lists, scalars) of YAML file ``path``; a clear ``ValueError``
+    naming the file when it is not UTF-8 or not YAML, or holds a tag (``!!python/object``)."""
+    try:
+        return parse_yaml(Path(path).read_text(encoding="utf-8"))
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def parse_yaml(text: str) -> Any:
+    """The plain data of YAML ``text``, a ``ValueError`` saying where it is not (safe load: a
+    tag that would build an object is refused)."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise ValueError(f"not valid YAML{where}: {problem}") from None
 
 
 def override(config: T, overrides: dict[str, Any]) -> T:
@@ -78,7 +99,10 @@ def _coerce(hint: Any, value: Any, name: str) -> Any:
 def _mapping(hint: Any, value: Any, name: str) -> Any:
     """A dict, or a nested config dataclass, from a mapping or its YAML text (``{d_model: 64}``)."""
     if isinstance(value, str):
-        value = yaml.safe_load(value) or {}
+        try:
+            value = parse_yaml(value) or {}
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if isinstance(value, hint):
             return value
@@ -143,7 +167,7 @@ def given(
     (values still as written; :func:`from_dict` or :func:`override` parses them)."""
     values: dict[str, Any] = {}
     if config_file is not None:
-        loaded = yaml.safe_load(Path(config_file).read_text()) or {}
+        loaded = read_yaml(config_file) or {}
         if not isinstance(loaded, dict):
             raise ValueError(f"{config_file}: expected a mapping of {cls.__name__} keys")
         values.update(loaded)

@@ -22,14 +22,13 @@ from pathlib import Path
 
 import yaml
 
-from .atomic import replace_dir, staged_dir
+from .atomic import fsync_files, replace_dir, staged_dir
 from .model_dir import (
     CONFIG_FILE,
     ENSEMBLE_KEY,
     MODEL_FILE,
     Checkpoint,
     claim_output,
-    fsync_files,
     read_checkpoint,
     read_yaml,
 )

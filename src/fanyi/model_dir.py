@@ -27,7 +27,7 @@ from safetensors.torch import save_file
 from torch import Tensor
 
 from . import config as config_io
-from .atomic import replace_dir, staged_dir
+from .atomic import fsync, fsync_files, replace_dir, staged_dir, write_json_atomic
 from .data import DataConfig
 from .model import ModelConfig, Transformer, build_model
 
@@ -103,7 +103,7 @@ def write_model_dir(
             extra(tmp)
         fsync_files(tmp)
         replace_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
-    _fsync(path.parent)
+    fsync(path.parent)
     return path
 
 
@@ -134,32 +134,6 @@ def holds_model(path: Path) -> bool:
     return ENSEMBLE_KEY in sections or {"model", "vocab"} <= sections.keys()
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def fsync_files(directory: Path) -> None:
-    """Flush ``directory``'s entries and itself to disk (before it is renamed into place)."""
-    for child in directory.iterdir():
-        _fsync(child)
-    _fsync(directory)
-
-
-def write_json_atomic(path: Path, value: Any) -> None:
-    """Replace ``path`` by ``value`` as JSON: temporary file in the same directory, then rename."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(value, f, indent=2, ensure_ascii=False)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync(path.parent)
-
-
 def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
     """Record ``values`` (DecodeConfig keys, tuned on dev) in the ``decode`` section of the
     model directory's ``config.yaml``, replaced atomically: the model's decoding defaults."""
@@ -174,7 +148,7 @@ def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, config)
-    _fsync(config.parent)
+    fsync(config.parent)
 
 
 # --- reading ---
@@ -217,8 +191,8 @@ def resolve(path: str | Path, which: str = "best") -> Path:
     if (path / MODEL_FILE).is_file():
         return path
     if (path / INDEX_FILE).is_file():
-        index = json.loads((path / INDEX_FILE).read_text(encoding="utf-8"))
-        name = index.get(which) or index.get("last")
+        index = read_index(path)
+        name = index.get(which) or index["last"]
         if name:
             return path / name
     if (path / CONFIG_FILE).is_file() and ENSEMBLE_KEY in read_yaml(path / CONFIG_FILE):
@@ -343,11 +317,28 @@ def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Tensor]:
 
 
 def read_index(run_dir: str | Path) -> dict[str, Any]:
-    """``{"last": name, "best": name, "kept": [names, oldest first]}`` of a run directory."""
+    """``{"last": name, "best": name, "kept": [names, oldest first]}`` of a run directory, each
+    name a checkpoint directory inside the run (a clear error for anything else)."""
     path = Path(run_dir) / INDEX_FILE
     if not path.is_file():
         return {"last": None, "best": None, "kept": []}
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        index = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    shape = '{"last": NAME, "best": NAME, "kept": [NAME, ...]}'
+    if not isinstance(index, dict) or not isinstance(index.get("kept", []), list):
+        raise ValueError(f"{path}: expected {shape}, not {json.dumps(index)[:60]}")
+    found = {"last": index.get("last"), "best": index.get("best"), "kept": index.get("kept", [])}
+    for name in [found["last"], found["best"], *found["kept"]]:
+        if name is not None and not _checkpoint_name(name):
+            raise ValueError(f"{path}: {name!r} is not the name of a checkpoint inside the run")
+    return found
+
+
+def _checkpoint_name(name: object) -> bool:
+    """Whether ``name`` names a directory inside the run: one plain path component."""
+    return isinstance(name, str) and name not in ("", "..") and Path(name).name == name
 
 
 def record_checkpoint(run_dir: str | Path, name: str, is_best: bool, keep_last: int) -> None:

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -75,6 +76,31 @@ def test_a_broken_config(broken, capsys, text):
     (broken / "config.yaml").write_text(text, encoding="utf-8")
     status, err = translate(capsys, "-m", str(broken))
     assert status == 2 and str(broken / "config.yaml") in one_line(err)
+
+
+@pytest.mark.parametrize("key, value", [("h", 0), ("d_model", -8), ("dropout", float("nan"))])
+def test_a_model_config_with_impossible_sizes(broken, capsys, key, value):
+    sections = config(broken)
+    sections["model"][key] = value
+    (broken / "config.yaml").write_text(yaml.safe_dump(sections), encoding="utf-8")
+    status, err = translate(capsys, "-m", str(broken))
+    assert status == 2 and f"{key} must be" in one_line(err)  # h: 0 was a ZeroDivisionError
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("beam: !!python/object/apply:os.system [echo]\n", "could not determine a constructor"),
+        ("beam: [unclosed\n", "at line 2, column 1: expected ',' or ']'"),
+        ("beam: 2\n\tn_best: 1\n", "at line 2"),
+    ],
+    ids=["tag", "unclosed", "tab"],
+)
+def test_a_config_file_that_is_not_plain_yaml(model_dir, tmp_path, capsys, text, problem):
+    path = tmp_path / "decode.yaml"
+    path.write_text(text, encoding="utf-8")
+    status, err = translate(capsys, "-m", str(model_dir), "--config", str(path))
+    assert status == 2 and f"{path}: not valid YAML" in one_line(err) and problem in err
 
 
 @pytest.mark.parametrize("name", ["../elsewhere/spm.model", "/etc/hostname"])
@@ -192,10 +218,16 @@ def _ctrl_c_as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("delay", [0.3, 0.8, 1.5, 3.0])
-def test_ctrl_c_during_start_up(model_dir, delay):
+SCRIPT = Path(sys.executable).parent / "fanyi"  # the console script, where it is installed
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["python-m", "script"])
+@pytest.mark.parametrize("delay", [0.05, 0.1, 0.15, 0.3, 0.8, 1.5, 3.0])
+def test_ctrl_c_during_start_up(model_dir, delay, script):
+    if script and not SCRIPT.is_file():
+        pytest.skip("no fanyi console script beside this Python")
     process = subprocess.Popen(
-        command(model_dir),
+        [str(SCRIPT), *command(model_dir)[3:]] if script else command(model_dir),
         stdin=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # a hang shows its stack below
@@ -211,8 +243,8 @@ def test_ctrl_c_during_start_up(model_dir, delay):
         raise AssertionError(process.stderr.read().decode()) from None
     err = process.stderr.read().decode()
     process.stdin.close()
-    if status == 1 and "init_import_site" in err:
-        pytest.skip("the signal came before Python itself was up (a loaded machine)")
+    if "Traceback" in err and "/fanyi/" not in err:
+        pytest.skip("the signal came before fanyi's first line ran (a loaded machine)")
     assert status in (130, -signal.SIGINT) and "Traceback" not in err, err
 
 

@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
+from .. import exit_interrupted
 from .._version import __version__
 from . import allocator
 
@@ -62,12 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     2 for a user's error (a file, a flag), 130 for Ctrl-C (even while torch is being imported),
     141 without a word when the reader of stdout has gone (``| head -1``), as Unix tools do."""
     heavy = sys.argv[1:2] and sys.argv[1] in allocator.COMMANDS
-    if argv is None and heavy and sys.platform.startswith("linux"):
-        allocator.reexec_with_tcmalloc()  # as a program only, never inside a caller's process
-    argv = sys.argv[1:] if argv is None else argv
     command = "fanyi"
     try:
         with _leave_at_once_on_ctrl_c():
+            if argv is None and heavy and sys.platform.startswith("linux"):
+                allocator.reexec_with_tcmalloc()  # as a program only, never in a caller's process
+            argv = sys.argv[1:] if argv is None else argv
             args = parse(argv)  # imports the command's module (and torch)
         command = f"fanyi {args.command}"
         return int(args.func(args) or 0)
@@ -103,16 +104,12 @@ def _leave_at_once_on_ctrl_c() -> Iterator[None]:
     ):
         yield
         return
-    previous = signal.signal(signal.SIGINT, _exit_interrupted)
+    previous = signal.signal(signal.SIGINT, exit_interrupted)
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _exit_interrupted(signum: int, frame: object) -> None:
-    print("interrupted", file=sys.stderr, flush=True)
-    os._exit(130)
+    finally:  # Python's own handler where the program's start had put exit_interrupted
+        own = signal.default_int_handler
+        signal.signal(signal.SIGINT, own if previous is exit_interrupted else previous)
 
 
 def _describe(error: Exception) -> str:

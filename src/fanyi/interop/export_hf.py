@@ -19,10 +19,10 @@ from pathlib import Path
 
 from torch import Tensor
 
-from ..atomic import replace_dir, staged_dir
+from ..atomic import fsync_files, replace_dir, staged_dir
 from ..data.vocab import model_vocabularies
 from ..model import Transformer
-from ..model_dir import Checkpoint, fsync_files, load_model
+from ..model_dir import Checkpoint, load_model
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
 from .model_card import write_model_card

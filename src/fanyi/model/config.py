@@ -37,6 +37,14 @@ class ModelConfig:
     final_norm: bool | None = None  # a LayerNorm on top of each stack; None: with pre-norm only
 
     def __post_init__(self) -> None:
+        for name in ("src_vocab_size", "tgt_vocab_size", "d_model", "d_ff", "h", "N_enc", "N_dec"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if self.max_len < 2:  # BOS and one more position, at least
+            raise ValueError(f"max_len must be at least 2, not {self.max_len}")
+        for name in ("dropout", "attention_dropout", "ff_dropout"):
+            if not 0 <= getattr(self, name) < 1:  # False for NaN too
+                raise ValueError(f"{name} must be in [0, 1), not {getattr(self, name)}")
         if self.d_model % self.h:
             raise ValueError(f"d_model={self.d_model} is not divisible by h={self.h}")
         if self.tie_embeddings and self.src_vocab_size != self.tgt_vocab_size:

@@ -28,23 +28,27 @@ class RunLog:
         line torn by the interruption (power loss, full disk), with a warning."""
         if self.enabled and self.path.is_file():
             lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
-            records = [_json_or_none(line) for line in lines]
+            records = [_record_or_none(line) for line in lines]
             if records and records[-1] is None:
-                torn = lines[-1][:60]
+                torn = lines[-1][:60]  # cut short by the interruption, or no record at all
                 warnings.warn(f"{self.path}: dropped its torn last line {torn!r}", stacklevel=2)
                 lines, records = lines[:-1], records[:-1]
             if None in records:
                 number = records.index(None) + 1
                 raise ValueError(f"{self.path}:{number}: not a JSON record; delete or mend it")
-            kept = [line for line, r in zip(lines, records, strict=True) if r["step"] <= step]
+            kept = [line for line, r in zip(lines, records, strict=True) if r and r["step"] <= step]
             self.path.write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
 
 
-def _json_or_none(line: str) -> Any:
+def _record_or_none(line: str) -> dict[str, Any] | None:
+    """The record on ``line``: a JSON object with an integer ``step``; None for anything else."""
     try:
-        return json.loads(line)
+        record = json.loads(line)
     except json.JSONDecodeError:
         return None
+    if not isinstance(record, dict) or not isinstance(record.get("step"), int):
+        return None
+    return record
 
 
 def train_record(
@@ -70,4 +74,11 @@ def read_log(run_dir: str | Path) -> list[dict[str, Any]]:
     path = Path(run_dir) / LOG_FILE
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found: is {run_dir} a run directory of fanyi train?")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    records = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines()):
+        if line:
+            record = _record_or_none(line)
+            if record is None:
+                raise ValueError(f"{path}:{number + 1}: not a JSON record; delete or mend it")
+            records.append(record)
+    return records

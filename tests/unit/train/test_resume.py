@@ -3,6 +3,7 @@ resuming a finished run changes nothing, and rewriting the run's `last` checkpoi
 it missing."""
 
 import json
+import re
 import shutil
 
 import pytest
@@ -14,6 +15,7 @@ from fanyi import model_dir as ckpt
 from fanyi.cli import main
 from fanyi.model_dir import load_model, read_index
 from fanyi.train import train
+from fanyi.train.log import read_log
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +58,42 @@ def test_a_torn_line_inside_the_log_is_named(data_dir, finished, tmp_path):
     (run / "log.jsonl").write_text("".join(f"{x}\n" for x in ["{torn", *lines]))
     with pytest.raises(ValueError, match=r"log\.jsonl:1: not a JSON record"):
         train(tiny_config(data_dir, run, max_steps=3), run)
+
+
+def test_a_last_log_line_that_is_no_record_is_dropped_and_one_inside_is_named(
+    data_dir, finished, tmp_path
+):
+    run = shutil.copytree(finished, tmp_path / "run")
+    with open(run / "log.jsonl", "a") as f:
+        f.write("[]\n")  # JSON, but not a record: it gave a TypeError
+    with pytest.warns(UserWarning, match=r"log\.jsonl: dropped its torn last line '\[\]'"):
+        train(tiny_config(data_dir, run, max_steps=3), run)
+    lines = (run / "log.jsonl").read_text().splitlines()
+    (run / "log.jsonl").write_text("".join(f"{x}\n" for x in [lines[0], "[1]", *lines[1:]]))
+    with pytest.raises(ValueError, match=r"log\.jsonl:2: not a JSON record"):
+        read_log(run)
+
+
+@pytest.mark.parametrize(
+    "index, message",
+    [
+        ([1], "expected"),
+        ({"last": "/etc"}, "'/etc' is not the name of a checkpoint inside the run"),
+        ({"best": "../elsewhere"}, "'../elsewhere' is not the name of a checkpoint inside"),
+        ({"last": "step-0000002", "kept": "step-0000002"}, "expected"),
+        ({"last": 7}, "7 is not the name of a checkpoint inside the run"),
+    ],
+)
+def test_a_broken_checkpoint_index_is_named_and_never_leaves_the_run(
+    finished, tmp_path, capsys, index, message
+):
+    run = shutil.copytree(finished, tmp_path / "run")
+    (run / "checkpoints.json").write_text(json.dumps(index))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ckpt.resolve(run)
+    assert main(["translate", "-m", str(run), "--text", "a", "--threads", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"{run / 'checkpoints.json'}: " in err and "Traceback" not in err
 
 
 def test_resuming_a_finished_run_changes_nothing(data_dir, finished, tmp_path):
