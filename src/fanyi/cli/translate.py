@@ -44,7 +44,9 @@ BATCH_BYTES = 1 << 20  # most stdin bytes gathered into one batch
 def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) -> None:
     """``-m``, ``--threads``, every DecodeConfig key … shared by translate, evaluate and serve
     (``target``: also ``--to``, which the server takes per request instead)."""
-    parser.add_argument("-m", "--model", metavar="DIR", help="model directory (default: bundled)")
+    parser.add_argument(
+        "-m", "--model", metavar="DIR", help="model directory or bundled name (default: zh-en)"
+    )
     if target:
         parser.add_argument("--to", metavar="LANG", help="target language (default: detected)")
     parser.add_argument("--config", metavar="FILE", help="YAML file of DecodeConfig keys")

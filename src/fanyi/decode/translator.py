@@ -41,9 +41,14 @@ MAX_BATCH_TOKENS = 1 << 17  # padded source tokens a batch may hold (times beam:
 
 
 def resolve_model_dir(model_dir: str | Path | None) -> Path:
-    """``model_dir``, or the bundled model when it is None (a clear error if there is none)."""
+    """``model_dir``; a bundled model's name (``zh-en``, ``zh-en-general``) where no such
+    directory exists; the default bundled model when it is None (a clear error if none)."""
     if model_dir is not None:
-        return Path(model_dir)
+        path = Path(model_dir)
+        named = BUNDLED.parent / str(model_dir)
+        if not path.exists() and path.name == str(model_dir) and named.is_dir():
+            return named
+        return path
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED

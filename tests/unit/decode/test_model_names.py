@@ -1,0 +1,19 @@
+"""``-m NAME`` picks a bundled model by name when no directory of that name is there."""
+
+from pathlib import Path
+
+from fanyi.decode import translator
+
+
+def test_a_bundled_name_a_local_directory_and_the_default(tmp_path, monkeypatch):
+    bundled = tmp_path / "bundled"
+    for name in ("zh-en", "zh-en-general"):
+        (bundled / name).mkdir(parents=True)
+    monkeypatch.setattr(translator, "BUNDLED", bundled / "zh-en")
+    monkeypatch.chdir(tmp_path)
+    assert translator.resolve_model_dir("zh-en-general") == bundled / "zh-en-general"
+    assert translator.resolve_model_dir(None) == bundled / "zh-en"
+    assert translator.resolve_model_dir("runs/x") == Path("runs/x")  # a path is never a name
+    assert translator.resolve_model_dir("unknown") == Path("unknown")  # its own error later
+    (tmp_path / "zh-en-general").mkdir()
+    assert translator.resolve_model_dir("zh-en-general") == Path("zh-en-general")  # local first
