@@ -81,9 +81,9 @@ class DecodeConfig:
             raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
         alphas, weights = self.length_penalty_by_target, self.rerank_backward_by_target
         if not all(_is_number(a) for a in alphas.values()):
-            raise ValueError(f"length_penalty_by_target needs finite numbers: {alphas}")
+            raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
         if not all(_is_number(w) and w >= 0 for w in weights.values()):
-            raise ValueError(f"rerank_backward_by_target needs finite numbers ≥ 0: {weights}")
+            raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
 
