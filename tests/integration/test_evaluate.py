@@ -9,7 +9,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.evaluate import score
+from fanyi.evaluate import evaluate, score
 from fanyi.lang import split_tag
 from tiny_translator import tiny_model_dir
 
@@ -124,3 +124,20 @@ def test_cli_scores_a_prepared_split_into_one_language(model_dir, test_sets, cap
     assert "tok:zh" in report["bleu_signature"]
     assert main(["evaluate", "-m", str(model_dir), "--data", data, "--to", "de"]) == 2
     assert "not 'de'" in capsys.readouterr().err
+
+
+def test_a_source_that_fails_to_decode_is_named_and_scored_empty(model_dir, monkeypatch):
+    translator = Translator.load(model_dir, beam=2)
+    search, bad = translator._search, translator.source_ids("谢谢。", "en")
+
+    def failing(sources, *args):
+        if bad in sources:
+            raise RuntimeError("out of memory")
+        return search(sources, *args)
+
+    monkeypatch.setattr(translator, "_search", failing)
+    with pytest.warns(UserWarning, match="source 2: not translated: out of memory"):
+        hypotheses, _ = evaluate(
+            translator, ["我很好。", "谢谢。"], [["I'm fine.", "Thanks."]], "en"
+        )
+    assert hypotheses[1] == ""
