@@ -26,6 +26,7 @@ import torch
 
 from .. import host
 from ..model import Transformer
+from ..model_dir import MODEL_FILE, Checkpoint
 from .config import DecodeConfig, Dtype
 from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
@@ -139,6 +140,18 @@ def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transfor
 def resolved(model: Model, config: DecodeConfig, model_key: str | None) -> DecodeConfig:
     """``config`` with ``auto`` replaced by the dtype :func:`choose_dtype` picks."""
     return dataclasses.replace(config, dtype=choose_dtype(model, config, model_key))
+
+
+def weights_key(checkpoint: Checkpoint) -> str:
+    """A name for a model directory's weights (an ensemble's: all its members') that changes
+    when they do (each file's path, size and modification time): the key of the dtype ``auto``
+    chose for them."""
+    keys = []
+    for directory in checkpoint.info.get("ensemble") or [checkpoint.path]:
+        weights = (Path(directory) / MODEL_FILE).resolve()
+        stat = weights.stat()
+        keys.append(f"{weights} ({stat.st_size} bytes, mtime {stat.st_mtime_ns})")
+    return " + ".join(keys)
 
 
 def cache_dir() -> Path:

@@ -24,10 +24,10 @@ from ..data import Vocab
 from ..data.batching import pad_rows, token_batches
 from ..data.vocab import EOS, model_vocabularies
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
-from ..model_dir import MODEL_FILE, Checkpoint
+from ..model_dir import Checkpoint
 from . import ensemble
 from .config import DecodeConfig, for_target, model_decode_config, with_options
-from .dtype import prepare_model, resolved
+from .dtype import prepare_model, resolved, weights_key
 from .ensemble import Ensemble, Model
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .long_input import TooLong, fitting, too_long
@@ -52,18 +52,6 @@ def resolve_model_dir(model_dir: str | Path | None) -> Path:
     if not BUNDLED.is_dir():
         raise FileNotFoundError(f"no bundled model (looked in {BUNDLED}); pass -m DIR")
     return BUNDLED
-
-
-def weights_key(checkpoint: Checkpoint) -> str:
-    """A name for a model directory's weights (an ensemble's: all its members') that changes
-    when they do (each file's path, size and modification time): the key of the dtype ``auto``
-    chose for them."""
-    keys = []
-    for directory in checkpoint.info.get("ensemble") or [checkpoint.path]:
-        weights = (Path(directory) / MODEL_FILE).resolve()
-        stat = weights.stat()
-        keys.append(f"{weights} ({stat.st_size} bytes, mtime {stat.st_mtime_ns})")
-    return " + ".join(keys)
 
 
 class Translator:
