@@ -8,9 +8,10 @@ model's own special pieces (``<2en>``, ``</s>``, ``▁``), and long repetitions.
 batches (greedy, outputs capped at ``--max-len-a`` × source + 10 tokens: robustness is measured
 here, not quality, and this keeps it short); phase 2 sends
 ``--requests`` HTTP requests to ``fanyi serve`` on 127.0.0.1 over ``--connections`` keep-alive
-connections: well-formed requests with such texts, odd option values (``1e400``, ``NaN``,
-``true``, huge integers), arbitrary JSON, and bytes that are not JSON. Counted: crashes
-(exceptions, dropped connections), 5xx answers (each printed), answers by status. The service
+connections: three in four well-formed, with such texts and valid options, so that they reach
+decoding (``reached_decoding``: the share answered 200); the rest odd option values (``1e400``,
+``NaN``, ``true``, huge integers), arbitrary JSON, and bytes that are not JSON. Counted: crashes
+(exceptions, dropped connections), 5xx answers (each printed), answers by status and by kind. The service
 runs with a long ``--timeout`` (300 s): on a busy 2-core machine a long repetition at beam 4
 may take over the default 30 s, and a 503 for that is what benchmarks/serve_load.py is about. The last line is one JSON
 object.
@@ -74,19 +75,41 @@ def nasty_json(rng: random.Random, depth: int = 0) -> object:
     return {nasty_string(rng, 8): nasty_json(rng, depth + 1) for _ in range(rng.randint(0, 4))}
 
 
-def nasty_body(rng: random.Random) -> bytes:
-    """A request body: mostly a translate request with odd texts and options."""
+def valid_options(rng: random.Random) -> list[str]:
+    """Options a client may send, each within the server's limits (JSON field texts)."""
+    fields = []
+    beam = rng.randint(1, 4)
+    if rng.random() < 0.5:
+        fields.append(f'"beam": {beam}')
+    if rng.random() < 0.3:
+        fields.append(f'"n_best": {rng.randint(1, beam)}')
+    if rng.random() < 0.5:
+        fields.append('"to": ' + rng.choice(["null", '"en"', '"zh"']))
+    if rng.random() < 0.2:
+        fields.append(f'"attention": {rng.choice(["true", "false"])}')
+    return fields
+
+
+def nasty_body(rng: random.Random) -> tuple[str, bytes]:
+    """A request body and its kind: mostly a well-formed request whose texts are nasty and whose
+    options are valid (so that it reaches decoding); some with odd option values, some
+    arbitrary JSON, some bytes that are not JSON."""
     roll = rng.random()
     if roll < 0.05:
-        return rng.randbytes(rng.randint(0, 64))
-    if roll < 0.15:
-        return json.dumps(nasty_json(rng)).encode()
-    texts = [nasty_string(rng) for _ in range(rng.randint(0, 4))]
+        return "bytes", rng.randbytes(rng.randint(0, 64))
+    if roll < 0.12:
+        return "json", json.dumps(nasty_json(rng)).encode()
+    texts = [nasty_string(rng) for _ in range(rng.randint(1, 4))]
+    texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]  # no lone surrogates
     fields = [f'"text": {json.dumps(texts)}']
-    for key in rng.sample(["beam", "n_best", "to", "attention", "extra"], rng.randint(0, 3)):
-        value = rng.choice(ODD_VALUES) if rng.random() < 0.5 else rng.choice(["1", "2", "null"])
-        fields.append(f'"{key}": {value}')
-    return ("{" + ", ".join(fields) + "}").encode()
+    if roll < 0.25:
+        kind = "odd_options"
+        for key in rng.sample(["beam", "n_best", "to", "attention", "extra"], rng.randint(1, 3)):
+            fields.append(f'"{key}": {rng.choice(ODD_VALUES)}')
+    else:
+        kind = "valid"
+        fields += valid_options(rng)
+    return kind, ("{" + ", ".join(fields) + "}").encode()
 
 
 def fuzz_api(translator: Translator, count: int, longest: int, rng: random.Random) -> dict:
@@ -118,6 +141,7 @@ def fuzz_http(url: str, count: int, connections: int, seed: int, patience: float
     """``count`` requests over ``connections`` keep-alive connections, in threads, each waiting
     ``patience`` seconds at most for an answer."""
     statuses: Counter = Counter()
+    by_kind: Counter = Counter()  # (kind, status) of every answer
     crashes: list[str] = []
     address = urlsplit(url)
 
@@ -125,12 +149,13 @@ def fuzz_http(url: str, count: int, connections: int, seed: int, patience: float
         rng = random.Random(seed * 1000 + n)
         conn = http.client.HTTPConnection(address.hostname, address.port, timeout=patience)
         for _ in range(count // connections + (n < count % connections)):
-            body = nasty_body(rng)
+            kind, body = nasty_body(rng)
             try:
                 conn.request("POST", "/translate", body, {"Content-Type": "application/json"})
                 response = conn.getresponse()
                 answer = response.read()
                 statuses[response.status] += 1
+                by_kind[kind, response.status] += 1
                 if response.status >= 500:
                     crashes.append(f"{response.status} {answer[:80]!r} for {body[:80]!r}")
                 if response.will_close:
@@ -150,7 +175,10 @@ def fuzz_http(url: str, count: int, connections: int, seed: int, patience: float
     for crash in crashes[:20]:
         print(f"crash or 5xx: {crash}")
     server_errors = sum(n for status, n in statuses.items() if status >= 500)
+    answered = sum(statuses.values())
     return {
+        "reached_decoding": round(statuses[200] / max(answered, 1), 3),  # answered 200
+        "by_kind": {f"{k} {s}": n for (k, s), n in sorted(by_kind.items())},
         "requests": sum(statuses.values()) + len(crashes) - server_errors,
         "crashes": len(crashes) - server_errors,
         "5xx": sum(n for status, n in statuses.items() if status >= 500),

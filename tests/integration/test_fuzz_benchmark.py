@@ -1,0 +1,21 @@
+"""benchmarks/fuzz.py on the tiny model: no crash and no 5xx, and most of its HTTP requests are
+well-formed enough to reach decoding (answered 200), so that it fuzzes the translator and not
+only the request validation."""
+
+import json
+
+from conftest import run_benchmark
+from tiny_translator import tiny_model_dir
+
+
+def test_most_fuzzed_requests_reach_decoding_and_none_crashes(tmp_path_factory):
+    model = tiny_model_dir(tmp_path_factory)
+    done = run_benchmark(
+        "fuzz.py", "-m", str(model), "--strings", "40", "--requests", "120", "--connections", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "fuzz"
+    assert result["crashes"] == 0 and result["5xx"] == 0 and result["healthy_after"]
+    assert result["http"]["reached_decoding"] >= 0.6
+    assert result["http"]["by_kind"].get("valid 200", 0) >= 60
