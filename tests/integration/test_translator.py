@@ -11,6 +11,7 @@ from fanyi import Translator
 from fanyi.cli import main
 from fanyi.decode.translation import Translation
 from fanyi.decode.translator import BUNDLED, resolve_model_dir
+from foreign_device import foreign_device
 from tiny_translator import MAX_LEN, tiny_model_dir
 
 
@@ -230,3 +231,15 @@ def test_reranking_needs_a_model_that_translates_both_ways(model_dir, monkeypatc
     monkeypatch.setattr(translator.checkpoint, "data", one_way)
     with pytest.raises(ValueError, match="both ways"):
         translator.translate(["我们走吧。"], to="en")
+
+
+def test_translating_makes_every_tensor_on_the_model_device(model_dir):
+    """Translator end to end (n-best, reranking, attention, a sentence split into pieces) with
+    ``meta`` as the device of tensors made without one: a bare one fails as on a GPU."""
+    translator = Translator.load(model_dir, beam=3, rerank_backward=0.5, dtype="fp32")
+    long_text = "我们走吧。" + "他" * MAX_LEN
+    expected = translator.translations(["我们走吧。", "Tom is here.", long_text], n_best=2)
+    with foreign_device():
+        found = translator.translations(["我们走吧。", "Tom is here.", long_text], n_best=2)
+        translator.cross_attention("我们走吧。", to="en")
+    assert [r.text for r in found] == [r.text for r in expected]

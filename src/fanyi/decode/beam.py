@@ -58,10 +58,12 @@ def start_beams(
     """k target rows per source (its beams); only the first beam is live at step 0."""
     n, k = src.size(0), config.beam
     state = model.start_decoding(src, beams=k)
-    scores = torch.full((n, k), float("-inf"))
+    scores = torch.full((n, k), float("-inf"), device=src.device)
     scores[:, 0] = 0.0
     prefix = src.new_full((n * k, 1), bos_id)
-    return _Beams(torch.arange(n), scores, prefix, target_limits(model, src, config), None), state
+    return _Beams(
+        torch.arange(n, device=src.device), scores, prefix, target_limits(model, src, config), None
+    ), state
 
 
 def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
@@ -71,7 +73,9 @@ def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
     best, token = top_k(log_probs, m)  # n·k x m
     total = (beams.scores.view(n * k, 1) + best).view(n, k * m)
     scores, flat = total.topk(min(2 * k, k * m), dim=1)  # n x 2k
-    row = torch.div(flat, m, rounding_mode="floor") + torch.arange(n)[:, None] * k
+    row = (
+        torch.div(flat, m, rounding_mode="floor") + torch.arange(n, device=flat.device)[:, None] * k
+    )
     return _Candidates(scores, row, token.view(n, k * m).gather(1, flat))
 
 
@@ -91,9 +95,9 @@ def set_aside(
         source, row = int(beams.source[i]), int(cand.row[i, j])
         att = None
         if attention is not None:
-            att = with_step(beams.attention, torch.tensor([row]), attention)[
-                0, :, : lengths[source]
-            ]
+            att = with_step(
+                beams.attention, torch.tensor([row], device=attention.device), attention
+            )[0, :, : lengths[source]]
         ids = beams.prefix[row, 1:].tolist()
         finished[source].append(finish(ids, float(cand.scores[i, j]), config.length_penalty, att))
 
@@ -124,7 +128,7 @@ def drop_done(beams: _Beams, state: State, rows: Tensor, done: Tensor) -> None:
     keep = (~done).nonzero()[:, 0]
     state.select(rows[keep].flatten())
     k = rows.size(1)
-    keep_rows = (keep[:, None] * k + torch.arange(k)).flatten()
+    keep_rows = (keep[:, None] * k + torch.arange(k, device=keep.device)).flatten()
     beams.source, beams.scores, beams.limits = (
         beams.source[keep],
         beams.scores[keep],
@@ -154,7 +158,7 @@ def done_sources(
             nth = sorted((h.score for h in hyps), reverse=True)[config.n_best - 1]
             longest = int(beams.limits[i]) + 1
             done[i] = done[i] or best_live[i] / length_penalty(longest, config.length_penalty) < nth
-    return torch.tensor(done)
+    return torch.tensor(done, device=beams.scores.device)
 
 
 def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:

@@ -197,4 +197,5 @@ def _split_by(batch: list[int], limits: list[int]) -> list[list[int]]:
 
 
 def _tensor(weights: Any) -> Any:
-    return None if weights is None else torch.tensor(weights)
+    """CTranslate2's attention weights (lists, on the host) as a tensor there."""
+    return None if weights is None else torch.tensor(weights, device="cpu")

@@ -79,10 +79,9 @@ def split_long_sources(
         for piece in fitting(row[:length], max_len):
             pieces.append(piece)
             owner.append(i)
-    padded = torch.full((len(pieces), max(1, *map(len, pieces))), pad_id, dtype=src.dtype)
-    for i, ids in enumerate(pieces):
-        padded[i, : len(ids)] = torch.tensor(ids, dtype=src.dtype)
-    return padded, owner
+    width = max(1, *map(len, pieces))
+    rows = [ids + [pad_id] * (width - len(ids)) for ids in pieces]
+    return torch.tensor(rows, dtype=src.dtype, device=src.device), owner
 
 
 def join_pieces(

@@ -78,9 +78,9 @@ def single_path_search(
     b, lengths = src.size(0), source_lengths(model, src).tolist()
     state = model.start_decoding(src)
     live = _Paths(
-        torch.arange(b),
+        torch.arange(b, device=src.device),
         src.new_full((b, 1), bos_id),
-        torch.zeros(b),
+        torch.zeros(b, device=src.device),
         target_limits(model, src, config),
         None,
     )

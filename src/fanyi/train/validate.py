@@ -22,14 +22,14 @@ def dev_loss(
     """Per-token label-smoothed loss and NLL (and perplexity) of the dev set."""
     criterion = LabelSmoothingLoss(cfg.label_smoothing, model.config.pad_id)
     sampler = TokenBatchSampler(*dev.sizes(), cfg.valid_max_tokens, shuffle=False)
-    total = torch.zeros(3, dtype=torch.float64)
+    total, tokens = torch.zeros(2, dtype=torch.float64, device=device), 0  # summed on the device
     for indices in sampler:
         batch = collate([dev[i] for i in indices]).to(device)
         with autocast:
             log_probs = model(batch.src, batch.tgt_in)
-        loss, nll = criterion(log_probs, batch.tgt_out)
-        total += torch.tensor([loss.item(), nll.item(), batch.ntokens], dtype=torch.float64)
-    loss, nll = (total[:2] / total[2]).tolist()
+        total += torch.stack(criterion(log_probs, batch.tgt_out)).double()
+        tokens += batch.ntokens
+    loss, nll = (total / tokens).tolist()
     return {"dev_loss": loss, "dev_nll": nll, "dev_ppl": math.exp(min(nll, 50.0))}
 
 
