@@ -157,7 +157,9 @@ def sample(
     between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
     """``config.n_best`` samples per source, reproducible with ``config.seed``."""
-    generator = None if config.seed is None else torch.Generator().manual_seed(config.seed)
+    generator = None  # a seed draws on a generator of the device that samples (CUDA wants one)
+    if config.seed is not None:
+        generator = torch.Generator(device=src.device).manual_seed(config.seed)
     n = config.n_best
     pick = sampler(config, generator)
     sources = src.repeat_interleave(n, dim=0)

@@ -63,3 +63,15 @@ def test_validation_runs_on_the_input_device():
         translations = dev_translations(model, dev, cfg, fp32, torch.device("cpu"))
         metrics = dev_loss(model, dev, cfg, fp32, torch.device("cpu"))
     assert len(translations) == 2 and metrics["dev_loss"] > 0
+
+
+def test_a_seeded_sample_draws_on_a_generator_of_the_input_device(monkeypatch):
+    made, generator = [], torch.Generator
+
+    def recorded(device=None):
+        made.append(device)
+        return generator(device or "cpu")
+
+    monkeypatch.setattr(torch, "Generator", recorded)
+    decode(tiny_model(), SRC, DecodeConfig(sampling=True, seed=1))
+    assert made == [SRC.device]
