@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import torch
 import torch.distributed as torch_dist
 
-from . import host
+from .device import bf16_native, resolve_device
 
 
 def cores() -> int:
@@ -43,24 +43,23 @@ def set_threads(threads: int | None, processes: int = 1) -> int:
 
 
 def resolve_dtype(dtype: str, device: torch.device, flags: frozenset[str] | None = None) -> str:
-    """``auto`` → bf16 on GPUs that support it and on CPUs with bf16 matmul instructions
-    (``host.BF16_FLAGS``; measured 1.8× the fp32 training speed on a 2-core Zen 4), else fp32;
-    any other value is kept."""
+    """``auto`` → bf16 where ``device`` computes it in hardware (``device.bf16_native``: a CUDA
+    card that supports it; a CPU with bf16 instructions, measured 1.8× the fp32 training speed
+    on a 2-core Zen 4), else fp32; any other value is kept."""
     if dtype != "auto":
         return dtype
-    if device.type == "cuda":
-        return "bf16" if torch.cuda.is_bf16_supported() else "fp32"
-    return "bf16" if (host.cpu_flags() if flags is None else flags) & host.BF16_FLAGS else "fp32"
+    return "bf16" if bf16_native(device, flags) else "fp32"
 
 
 def choose_device(device: str) -> torch.device:
     """``auto`` → a GPU if there is one, else the CPU; a GPU is this process's own under torchrun
-    (``cuda:LOCAL_RANK``) unless an index is given."""
+    (``cuda:LOCAL_RANK``) unless an index is given; one this machine lacks is refused
+    (``device.resolve_device``)."""
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cuda":
-        return torch.device(f"cuda:{os.environ.get('LOCAL_RANK', '0')}")
-    return torch.device(device)
+        device = f"cuda:{os.environ.get('LOCAL_RANK', '0')}"
+    return resolve_device(device)
 
 
 def job_rank() -> tuple[int, int]:
@@ -90,23 +89,3 @@ def training_process(device: str, threads: int | None) -> Iterator[torch.device]
     finally:
         if torch_dist.is_initialized():
             torch_dist.destroy_process_group()
-
-
-def check_device(name: str) -> torch.device:
-    """The torch device ``name`` (``cpu``, ``cuda``, ``cuda:1``, ``mps``), refusing one this
-    machine does not have with a one-line ``ValueError``."""
-    try:
-        device = torch.device(name)
-    except RuntimeError:
-        device = None
-    if device is None or device.type not in ("cpu", "cuda", "mps"):
-        raise ValueError(f"{name!r} is not a device fanyi runs on (cpu, cuda, cuda:N, mps)")
-    if device.type == "cuda":
-        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
-        if count == 0:
-            raise ValueError(f"{name!r}: CUDA is not available on this machine")
-        if device.index is not None and device.index >= count:
-            raise ValueError(f"{name!r}: this machine has {count} CUDA device(s)")
-    if device.type == "mps" and not torch.backends.mps.is_available():
-        raise ValueError(f"{name!r}: MPS is not available on this machine")
-    return device

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 # evaluate scores with the Translator and is used by validation (tune chooses α with it; distill translates training data); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
-    ["fanyi._version", "fanyi.config", "fanyi.atomic", "fanyi.host"],
+    ["fanyi._version", "fanyi.config", "fanyi.atomic", "fanyi.host", "fanyi.device"],
     ["fanyi.model"],
     ["fanyi.lang"],
     ["fanyi.data"],

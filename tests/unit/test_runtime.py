@@ -37,6 +37,11 @@ def test_threads_default_to_this_process_share_of_the_cores():
 def test_auto_device_is_the_cpu_without_a_gpu(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert runtime.choose_device("auto") == CPU
+
+
+def test_under_torchrun_cuda_is_the_process_own_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
     monkeypatch.setenv("LOCAL_RANK", "1")
     assert runtime.choose_device("cuda") == torch.device("cuda:1")
     assert runtime.choose_device("cuda:0") == torch.device("cuda:0")

@@ -7,7 +7,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from ..runtime import check_device
+from ..device import resolve_device
 
 
 def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -39,9 +39,9 @@ def seconds(text: str) -> float:
 
 
 def device(text: str) -> str:
-    """A torch device this machine has."""
+    """A device this machine has (``device.resolve_device``), as named."""
     try:
-        check_device(text)
+        resolve_device(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text

@@ -33,6 +33,7 @@ from .. import config as config_io
 from ..decode import DecodeConfig
 from ..decode.translation import Translation
 from ..decode.translator import MAX_BATCH_TOKENS, Translator
+from ..device import DEVICES
 from ..runtime import MAX_THREADS, set_threads
 from .arguments import at_least, device
 
@@ -59,9 +60,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
     parser.add_argument(
         "--threads", type=at_least(0, MAX_THREADS), default=0, help="CPU threads (0: every core)"
     )
-    parser.add_argument(
-        "--device", type=device, default="cpu", help="cpu, cuda or cuda:N (default cpu)"
-    )
+    parser.add_argument("--device", type=device, default="cpu", help=f"{DEVICES} (default cpu)")
     parser.add_argument(
         "--engine",
         choices=["fanyi", "ctranslate2"],

@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from ..data.batching import token_batches
+from ..device import resolve_device
 from ..ensemble_dir import ensemble_members
 from ..interop.ct2_native import ct2_variables, native_checkpoint
 from ..model_dir import CONFIG_FILE, CT2_MODEL_FILE, read_config
@@ -43,7 +44,7 @@ class CTranslate2Translator(Translator):
         model_dir: str | Path,
         config: DecodeConfig,
         batch_tokens: int = 4096,
-        device: str = "cpu",
+        device: str | torch.device = "cpu",
     ) -> None:
         import ctranslate2
 
@@ -61,12 +62,12 @@ class CTranslate2Translator(Translator):
         self.suppressed = (
             [[self.tgt_vocab.id_to_piece(checkpoint.model.pad_id)]] if exported else []
         )
-        kind, _, index = device.partition(":")
+        on = resolve_device(device)  # auto, a device this machine lacks: as the fanyi engine
         self.engine = ctranslate2.Translator(
             str(model_dir),
-            device=kind,
-            device_index=int(index or 0),
-            compute_type=compute_type(config.dtype, kind),
+            device=on.type,
+            device_index=on.index or 0,
+            compute_type=compute_type(config.dtype, on.type),
             inter_threads=config.workers,
             intra_threads=torch.get_num_threads(),  # the entry point's choice (fanyi.runtime)
         )
@@ -76,7 +77,7 @@ class CTranslate2Translator(Translator):
         cls,
         model_dir: str | Path | None = None,
         config: DecodeConfig | None = None,
-        device: str = "cpu",
+        device: str | torch.device = "cpu",
         batch_tokens: int = 4096,
         **options: Any,
     ) -> CTranslate2Translator:

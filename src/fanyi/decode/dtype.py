@@ -25,6 +25,7 @@ from pathlib import Path
 import torch
 
 from .. import host
+from ..device import bf16_native
 from ..model import Transformer
 from ..model_dir import MODEL_FILE, Checkpoint
 from .config import DecodeConfig, Dtype
@@ -39,11 +40,10 @@ CACHE_FILE = "dtype.json"
 
 def candidates(config: DecodeConfig, flags: frozenset[str], device: torch.device) -> list[Dtype]:
     """fp32, then the allowed dtypes that ``device`` runs natively: on a CPU int8, and bf16 only
-    with bf16 instructions (``flags``); on a GPU bf16 where it is supported."""
-    if device.type == "cuda":
-        native = {"bf16"} if torch.cuda.is_bf16_supported() else set()
-    else:
-        native = {"int8", "bf16"} if flags & host.BF16_FLAGS else {"int8"}
+    with bf16 instructions (``flags``); on a GPU bf16 where the card supports it."""
+    native = {"bf16"} if bf16_native(device, flags) else set()
+    if device.type == "cpu":
+        native.add("int8")  # dynamic quantisation: CPU kernels only
     if config.compile:
         native.discard("int8")  # compiled steps run fp32 or bf16
     chosen: list[Dtype] = ["fp32"]
@@ -100,11 +100,13 @@ def choose_dtype(
     if config.dtype != "auto":
         return config.dtype
     flags = host.cpu_flags() if flags is None else flags
-    allowed = candidates(config, flags, next(model.parameters()).device)
+    device = next(model.parameters()).device
+    allowed = candidates(config, flags, device)
     if len(allowed) == 1:
         return allowed[0]
-    if "amx_bf16" in flags and "bf16" in allowed:
-        return "bf16"  # AMX: measured the fastest at both sizes and beams (docs/decoding.md)
+    if "bf16" in allowed and (device.type == "cuda" or "amx_bf16" in flags):
+        # a GPU's tensor cores; AMX: measured the fastest at both sizes and beams (docs/decoding.md)
+        return "bf16"
     key = None if model_key is None else _cache_key(model_key, config, allowed, flags)
     cache = _read_cache()
     if key is not None and cache.get(key) in allowed:

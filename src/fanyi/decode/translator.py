@@ -23,6 +23,7 @@ import torch
 from ..data import Vocab
 from ..data.batching import pad_rows, token_batches
 from ..data.vocab import EOS, model_vocabularies
+from ..device import resolve_device
 from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
 from ..model_dir import Checkpoint
 from . import ensemble
@@ -92,14 +93,16 @@ class Translator:
         cls,
         model_dir: str | Path | None = None,
         config: DecodeConfig | None = None,
-        device: str = "cpu",
+        device: str | torch.device = "cpu",
         batch_tokens: int = 4096,
         **options: object,
     ) -> Translator:
-        """Load a model or ensemble directory (default: the bundled model) to decode by
-        ``config`` (default: the model's own, :func:`model_decode_config`) with ``options`` (any
-        DecodeConfig key: beam, dtype, …, as values or as the strings of flags) on top."""
-        model, checkpoint = ensemble.load(resolve_model_dir(model_dir), device=device)
+        """Load a model or ensemble directory (default: the bundled model) onto ``device`` (cpu,
+        cuda, cuda:N or auto) to decode by ``config`` (default: the model's own,
+        :func:`model_decode_config`) with ``options`` (any DecodeConfig key: beam, dtype, …, as
+        values or as the strings of flags) on top."""
+        on = resolve_device(device)
+        model, checkpoint = ensemble.load(resolve_model_dir(model_dir), device=on)
         config = with_options(config or model_decode_config(checkpoint), options)
         return cls(model, checkpoint, config, batch_tokens)
 
