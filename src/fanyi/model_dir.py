@@ -175,7 +175,7 @@ def refuse_pickle(path: Path) -> None:
 def read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
     refuse_pickle(path)
     try:
-        with safe_open(str(path), framework="pt") as f:
+        with safe_open(str(path), framework="pt", device="cpu") as f:  # moved by the reader
             metadata = f.metadata() or {}
             return {k: f.get_tensor(k) for k in f.keys()}, metadata  # noqa: SIM118
     except SafetensorError as error:  # empty, truncated, not safetensors at all
