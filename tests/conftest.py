@@ -36,6 +36,24 @@ def run_benchmark(name: str, *args: str, env: dict | None = None) -> subprocess.
     )
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--device",
+        default=os.environ.get("FANYI_TEST_DEVICE"),
+        help="where the device tier runs (cpu, cuda, cuda:N; default $FANYI_TEST_DEVICE, else "
+        "cuda where there is a GPU, else cpu)",
+    )
+
+
+@pytest.fixture(scope="session")
+def device(request: pytest.FixtureRequest) -> str:
+    """The device the decode, train, evaluate and serve integration tests run on: a GPU where
+    there is one, so that the same tests check it (``--device`` or ``$FANYI_TEST_DEVICE`` to
+    choose)."""
+    chosen = request.config.getoption("--device")
+    return chosen or ("cuda" if torch.cuda.is_available() else "cpu")
+
+
 @pytest.fixture(autouse=True)
 def one_thread():
     """Every test starts on one thread: a command run in-process sets the process's threads

@@ -18,8 +18,8 @@ LIMITS = Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=5)
 
 
 @pytest.fixture(scope="module")
-def translator(tmp_path_factory) -> Translator:
-    return Translator.load(tiny_model_dir(tmp_path_factory))
+def translator(tmp_path_factory, device) -> Translator:
+    return Translator.load(tiny_model_dir(tmp_path_factory), device=device)
 
 
 def post(app, body=None, content=None, headers=None) -> httpx.Response:

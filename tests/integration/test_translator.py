@@ -21,8 +21,8 @@ def model_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def translator(model_dir) -> Translator:
-    return Translator.load(model_dir, beam=2)
+def translator(model_dir, device) -> Translator:
+    return Translator.load(model_dir, beam=2, device=device)
 
 
 def assert_rows_sum_to_one(attention: torch.Tensor, translator: Translator) -> None:
