@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The CUDA tier of issue 32 in one command on a GPU machine (docs/gpu.md): install the wheels a
+# bare image lacks (carried in .whl/), run the device tier's tests on CUDA, translate and evaluate
+# the bundled model on CUDA, and measure training throughput. Results go to $OUT (default
+# gpu-check-out/): summary.txt, tests.log, translate.txt, evaluate.json, gpu.jsonl.
+# Under six minutes on an H100/H200; each stage has its own time limit and a failing stage does
+# not stop the next. The exit status is the number of stages that failed.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-gpu-check-out}
+PYTHON=${PYTHON:-python3}
+mkdir -p "$OUT"
+failed=0
+
+stage() { # NAME SECONDS COMMAND...: run one stage under a time limit, say how it ended
+  local name=$1 seconds=$2 start=$SECONDS status
+  shift 2
+  timeout "$seconds" "$@"
+  status=$?
+  printf '%-10s rc %d in %d s\n' "$name" "$status" $((SECONDS - start)) | tee -a "$OUT/summary.txt"
+  [ "$status" -eq 0 ] || failed=$((failed + 1))
+}
+
+if compgen -G ".whl/*.whl" >/dev/null; then # sentencepiece 0.2.3, opencc, fastapi, uvicorn, ...
+  "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site
+fi
+export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+export FANYI_TEST_DEVICE=cuda FANYI_CACHE=/tmp/fanyi-cache
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader |
+  tee -a "$OUT/summary.txt"
+"$PYTHON" -c 'import sentencepiece, torch
+print("torch", torch.__version__, "cuda", torch.version.cuda, "bf16",
+      torch.cuda.is_bf16_supported(), "sentencepiece", sentencepiece.__version__)' |
+  tee -a "$OUT/summary.txt"
+
+stage tests 240 "$PYTHON" -m pytest -q -p no:cacheprovider --device cuda \
+  tests/integration/test_on_device.py tests/integration/test_translator.py \
+  tests/integration/test_server.py tests/integration/test_train_cuda.py \
+  tests/unit/decode/test_device.py tests/unit/test_device.py >"$OUT/tests.log" 2>&1
+tail -n 3 "$OUT/tests.log" | tee -a "$OUT/summary.txt"
+
+printf '你叫什么名字？\n这本书很有意思。\nWhere is the train station?\nThe weather is nice today.\n' \
+  >/tmp/lines.txt
+stage translate 90 "$PYTHON" -m fanyi translate --device cuda -i /tmp/lines.txt \
+  >"$OUT/translate.txt" 2>&1
+cat "$OUT/translate.txt" >>"$OUT/summary.txt"
+
+pairs=tests/fixtures/data/tatoeba-cmn-eng/bundled-test.txt
+head -n 300 "$pairs" | cut -f2 >/tmp/test.zh
+head -n 300 "$pairs" | cut -f1 >/tmp/test.en
+stage evaluate 120 "$PYTHON" -m fanyi evaluate --device cuda --src /tmp/test.zh \
+  --ref /tmp/test.en --to en --json >"$OUT/evaluate.json" 2>&1
+cat "$OUT/evaluate.json" >>"$OUT/summary.txt"
+
+stage benchmark 150 "$PYTHON" benchmarks/gpu.py --device cuda --steps 20 >"$OUT/gpu.jsonl" 2>&1
+tail -n 1 "$OUT/gpu.jsonl" >>"$OUT/summary.txt"
+
+echo "stages failed: $failed" | tee -a "$OUT/summary.txt"
+exit "$failed"
