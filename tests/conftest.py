@@ -1,9 +1,12 @@
-"""Shared test settings: one intra-op thread (the machine has two cores shared by everything), and
-where the corpora are."""
+"""Shared test settings: one intra-op thread (the machine has two cores shared by everything),
+where the corpora are, and a local HTTP server for the download tests (none reaches the network)."""
 
+import http.server
 import os
 import subprocess
 import sys
+import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -98,3 +101,25 @@ def bundled_test_pairs() -> list[tuple[str, str]]:
     lines = (FIXTURE_CORPORA / "tatoeba-cmn-eng" / "bundled-test.txt").read_text(encoding="utf-8")
     columns = [line.split("\t") for line in lines.splitlines()]
     return [(zh(c[config.columns["zh"]]), en(c[config.columns["en"]])) for c in columns]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files without a log line per request."""
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def server(tmp_path):
+    """(folder served, base URL) of an HTTP server on 127.0.0.1."""
+    root = tmp_path / "served"
+    root.mkdir()
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(_QuietHandler, directory=str(root))
+    )
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()

@@ -164,16 +164,10 @@ def test_an_unsupported_feature_is_refused_by_name(marian_dir, capsys, key, valu
     assert named in capsys.readouterr().err
 
 
-def test_an_unknown_weight_is_refused_by_name():
-    config = marian.model_config(
-        {"model_type": "marian", "vocab_size": 10, "d_model": 4, "encoder_ffn_dim": 8,
-         "encoder_attention_heads": 2, "encoder_layers": 0, "decoder_layers": 0,
-         "pad_token_id": 9, "decoder_start_token_id": 9, "eos_token_id": 0}
-    )  # fmt: skip
-    weights = {
-        "model.shared.weight": torch.zeros(10, 4),
-        "model.encoder.layernorm_embedding.weight": torch.ones(4),
-    }
+def test_an_unknown_weight_is_refused_by_name(marian_dir):
+    config = marian.model_config(json.loads((marian_dir / "config.json").read_text()))
+    weights = read_weights(marian_dir)
+    weights["model.encoder.layernorm_embedding.weight"] = torch.ones(config.d_model)
     with pytest.raises(ValueError, match="layernorm_embedding"):
         marian.fanyi_state(weights, config)
 

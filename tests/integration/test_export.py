@@ -184,6 +184,7 @@ def test_every_export_carries_a_model_card(exported, name):
     assert "33.30" in card and "nrefs:1|case:mixed|eff:no|tok:zh|smooth:exp|version:2.6.0" in card
     assert "OpenCC `t2s`" in card and 'normalise("你叫什麼名字？", "zh")' in card
     assert (exported[name] / "preprocess.py").is_file()
+    assert f"MODEL = {json.dumps(str(exported[name]))}" in card  # the export, not its temporary
 
 
 @pytest.mark.parametrize("name", ["float32", "huggingface"])

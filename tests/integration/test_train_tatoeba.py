@@ -172,9 +172,9 @@ def test_sigkill_while_saving_leaves_a_loadable_checkpoint_that_resumes(prepared
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    partial = run / ".step-0000040.tmp"  # the second save, paused half-way
     deadline = time.monotonic() + 120
-    while not (partial / "model.safetensors").exists():
+    # the second save, paused half-way in its temporary directory (.step-0000040.XXXX.tmp)
+    while not any(run.glob(".step-0000040.*.tmp/model.safetensors")):
         assert process.poll() is None, process.stderr.read().decode()
         assert time.monotonic() < deadline
         time.sleep(0.05)

@@ -55,14 +55,15 @@ def test_input_is_normalised_like_the_training_data(translator):
     assert full_width == ascii_
 
 
-def test_a_batch_translates_as_each_sentence_alone(translator):
+def test_a_batch_translates_as_each_sentence_alone(model_dir, device):
+    """In fp32: in bf16 (dtype auto's choice on some hosts) a row's rounding depends on its
+    batch's padding, so a near tie may go either way."""
+    translator = Translator.load(model_dir, beam=2, dtype="fp32", device=device)
     texts = ["我很好。", "他在哪里？", "Where is the station?", "Thank you very much.", "是。"]
     together = translator.translate(texts)
     translator.batch_tokens = 20  # several small batches
-    try:
-        assert translator.translate(texts) == together
-    finally:
-        translator.batch_tokens = 4096
+    assert translator.translate(texts) == together
+    translator.batch_tokens = 4096
     assert [translator.translate([t])[0] for t in texts] == together
 
 

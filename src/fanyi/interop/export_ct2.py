@@ -64,7 +64,8 @@ def export_ctranslate2(
     with staged_dir(out) as tmp:  # written whole under a temporary name, then renamed
         spec.save(str(tmp))
         copy_fanyi_files(checkpoint, tmp)
-        write_model_card(checkpoint, tmp, "ctranslate2", sum(p.numel() for p in model.parameters()))
+        parameters = sum(p.numel() for p in model.parameters())
+        write_model_card(checkpoint, tmp, "ctranslate2", parameters, out)
         fsync_files(tmp)
         replace_dir(tmp, out)
     return out

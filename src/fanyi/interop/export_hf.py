@@ -58,7 +58,8 @@ def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) ->
             model_max_length=config.max_position_embeddings,
         )
         tokenizer.save_pretrained(tmp)
-        write_model_card(checkpoint, tmp, "huggingface", sum(p.numel() for p in model.parameters()))
+        parameters = sum(p.numel() for p in model.parameters())
+        write_model_card(checkpoint, tmp, "huggingface", parameters, out)
         fsync_files(tmp)
         replace_dir(tmp, out)
     return out

@@ -56,12 +56,15 @@ CORPORA = [
 ]
 
 
-def write_model_card(checkpoint: Checkpoint, out: Path, kind: str, parameters: int) -> None:
-    """``README.md`` (and ``preprocess.py`` where the model normalises its input) in ``out``,
-    an export of ``checkpoint`` to ``kind`` (ctranslate2, huggingface)."""
-    (out / CARD).write_text(model_card(checkpoint, out, kind, parameters), encoding="utf-8")
+def write_model_card(
+    checkpoint: Checkpoint, into: Path, kind: str, parameters: int, out: Path
+) -> None:
+    """``README.md`` (and ``preprocess.py`` where the model normalises its input) in ``into``,
+    the directory being written for export ``out`` of ``checkpoint`` to ``kind`` (ctranslate2,
+    huggingface); the card's code loads ``out``, the name the export ends up with."""
+    (into / CARD).write_text(model_card(checkpoint, out, kind, parameters), encoding="utf-8")
     if checkpoint.data.nfkc or checkpoint.data.t2s:
-        shutil.copyfile(preprocess.__file__, out / PREPROCESS)
+        shutil.copyfile(preprocess.__file__, into / PREPROCESS)
 
 
 def model_card(checkpoint: Checkpoint, out: Path, kind: str, parameters: int) -> str:
@@ -73,7 +76,7 @@ def model_card(checkpoint: Checkpoint, out: Path, kind: str, parameters: int) ->
         f"# {checkpoint.path.name}: {directions} ({kind})",
         f"A Transformer trained with fanyi: d_model {c.d_model}, d_ff {c.d_ff}, h {c.h}, "
         f"{c.N_enc}+{c.N_dec} layers, {c.norm}-norm, {parameters / 1e6:.1f}M parameters, "
-        f"exported by `fanyi export --to {kind}`.",
+        f"exported by `fanyi export --format {kind}`.",
         "## Data and licence\n\n" + data_section(checkpoint),
         "## Scores\n\n" + scores_section(checkpoint),
         "## Preprocessing\n\n" + preprocessing_section(checkpoint),

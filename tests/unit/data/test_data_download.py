@@ -6,7 +6,6 @@ import zipfile
 
 import pytest
 
-import fanyi.cli
 from fanyi.cli import main
 from fanyi.data.download import DownloadError, RemoteFile, Source, cache_dir, download
 
@@ -79,13 +78,6 @@ def test_cache_dir_order(monkeypatch, tmp_path):
     assert cache_dir().parts[-2:] == (".cache", "fanyi")
 
 
-@pytest.fixture
-def only_this_command(monkeypatch):
-    """``fanyi`` with just this command, so other commands' imports cannot interfere."""
-    monkeypatch.setattr(fanyi.cli, "COMMANDS", ["data"])
-
-
-@pytest.mark.usefixtures("only_this_command")
 def test_cli_download_from_a_mirror_with_a_corrupted_file(server, tmp_path, capsys):
     """The real Multi30k entry, fetched from a local mirror serving wrong bytes."""
     root, base = server

@@ -5,7 +5,6 @@ import json
 import pytest
 import torch
 
-import fanyi.cli
 from fanyi.cli import main
 from fanyi.config import save_yaml
 from fanyi.data import DataConfig, MalformedLineError, TokenBatchSampler, prepare
@@ -148,13 +147,6 @@ def test_fanyi_data_environment_variable_locates_corpora(tmp_path, monkeypatch):
     assert manifest.input_paths["train"] == str(tmp_path / "corpus.tsv")
 
 
-@pytest.fixture
-def only_this_command(monkeypatch):
-    """``fanyi`` with just this command, so other commands' imports cannot interfere."""
-    monkeypatch.setattr(fanyi.cli, "COMMANDS", ["prepare"])
-
-
-@pytest.mark.usefixtures("only_this_command")
 def test_cli_reads_yaml_and_flags_override_it(tmp_path, capsys):
     config = _config(tmp_path, _tsv(tmp_path))
     save_yaml(config, tmp_path / "data.yaml")
@@ -164,7 +156,6 @@ def test_cli_reads_yaml_and_flags_override_it(tmp_path, capsys):
     assert summary["pairs"] == {"train": 90, "dev": 10, "test": 20}
 
 
-@pytest.mark.usefixtures("only_this_command")
 def test_cli_strict_flag_gives_one_clear_error_line(tmp_path, capsys):
     config = _config(tmp_path, _tsv(tmp_path, extra=b"no tabs\n"))
     save_yaml(config, tmp_path / "data.yaml")
