@@ -6,7 +6,7 @@ the English-original ones, as WMT scores them), the test split of python-docs, d
 3AM (both ways), and the Tatoeba test split of a prepared data directory (both ways). sacreBLEU
 signatures with every figure (tok:zh for Chinese, 13a for English); ends with one JSON line.
 
-    python benchmarks/real_text.py [--model DIR] [--sources data/sources] \\
+    python benchmarks/real_text.py [-m MODEL] [--sources data/sources] \\
         [--tatoeba data/real-zh-en] [--sets newstest2019,python-docs,...] [--limit N] \\
         [--beam 5] [--threads 2]
 
@@ -61,10 +61,9 @@ def tatoeba(data: Path) -> dict[str, list[tuple[str, str]]]:
 def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, str]]]]:
     sources, wanted = Path(args.sources), args.sets.split(",")
     sets = {year: news(sources, year) for year in NEWS if year in wanted}
-    for name in SPLITS:
+    for name in (n for n in SPLITS if n in wanted):
         path = sources / name / "test.tsv"
-        if name in wanted and path.is_file():
-            sets[name] = {to: pairs(path, to) for to in ("en", "zh")}
+        sets[name] = {to: pairs(path, to) for to in ("en", "zh")} if path.is_file() else {}
     if "tatoeba" in wanted:
         sets["tatoeba"] = tatoeba(Path(args.tatoeba))
     return sets
@@ -72,7 +71,7 @@ def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", help="model directory (default: the bundled model)")
+    parser.add_argument("-m", "--model", help="model directory (default: the bundled model)")
     parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
     parser.add_argument("--tatoeba", default="data/real-zh-en", help="a prepared data directory")
     parser.add_argument("--sets", default=",".join((*NEWS, *SPLITS, "tatoeba")))

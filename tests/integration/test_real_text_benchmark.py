@@ -1,0 +1,36 @@
+"""benchmarks/real_text.py on the tiny model: every held-out set that `fanyi data` wrote, each
+direction scored as the translator translates it, sets without files skipped, one JSON line."""
+
+import json
+
+from conftest import run_benchmark
+from fanyi import Translator
+from fanyi.evaluate import score
+from tiny_translator import tiny_model_dir
+
+PAIRS = [("I am fine.", "我很好。"), ("Where is he?", "他在哪里？"), ("Thank you.", "谢谢。")]
+
+
+def write(path, pairs):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{en}\t{zh}\tnote\n" for en, zh in pairs), encoding="utf-8")
+
+
+def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
+    model = tiny_model_dir(tmp_path_factory)
+    sources = tmp_path / "sources"
+    write(sources / "python-docs" / "test.tsv", PAIRS)
+    write(sources / "wmt-news" / "newstest2019.zh-en.tsv", PAIRS[:2])
+    done = run_benchmark(
+        "real_text.py", "-m", str(model), "--sources", str(sources),
+        "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])["results"]
+    assert result["newstest2020"] == {"skipped": True} and result["3am"] == {"skipped": True}
+    assert set(result["newstest2019"]) == {"→en"} and result["newstest2019"]["→en"]["lines"] == 2
+    assert set(result["python-docs"]) == {"→en", "→zh"} and set(result["tatoeba"]) == {"→en", "→zh"}
+    expected = Translator.load(model).translate([en for en, _ in PAIRS], to="zh", beam=2)
+    bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
+    assert result["python-docs"]["→zh"]["bleu"] == round(bleu, 2)
+    assert "tok:zh" in result["python-docs"]["→zh"]["signature"]
