@@ -39,6 +39,22 @@ def test_strings_in_strings_out_empty_stays_empty(translator):
     assert out[1] == out[2] == ""
 
 
+def test_a_string_in_gives_one_result_out(translator):
+    """A str is one text, not a list of characters (``["You're you.", "Good."]`` for 你好)."""
+    assert translator.translate("你好。") == translator.translate(["你好。"])[0]
+    one = translator.translate("你好。", n_best=2)
+    assert isinstance(one, Translation) and one.source == "你好。"
+    with pytest.raises(TypeError, match="list of strings"):
+        translator.translations("你好")  # type: ignore[arg-type]
+
+
+def test_the_translator_is_called_like_a_pipeline(translator):
+    assert translator("你好。") == translator.translate("你好。")
+    assert translator(["你好。", "Hello."], to="zh") == translator.translate(
+        ["你好。", "Hello."], to="zh"
+    )
+
+
 def test_direction_is_detected_from_the_script(translator):
     zh, en = translator.translations(["我很好。", "I am fine."])
     assert (zh.to, en.to) == ("en", "zh")

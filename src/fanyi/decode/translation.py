@@ -7,9 +7,18 @@ returned as one :class:`Translation`, its sentences' best candidates joined into
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 from torch import Tensor
+
+from ..data.vocab import EOS
+from ..lang import join_sentences
+
+if TYPE_CHECKING:
+    from ..data import Vocab
+    from .hypothesis import Hypothesis
+    from .pending import Pending
 
 
 def unicode_problem(text: str) -> str | None:
@@ -68,3 +77,31 @@ def block_diagonal(blocks: list[Tensor | None]) -> Tensor | None:
         return None
     rows = [b[:-1] for b in blocks[:-1]] + [blocks[-1]]  # type: ignore[index]
     return torch.block_diag(*rows)
+
+
+def assemble(text: Pending, source: Vocab, target: Vocab) -> Translation:
+    """A text's translation: its sentences' (pieces') best candidates joined."""
+    tokens = [source.id_to_piece(i) for ids in text.pieces for i in ids]
+    parts = [hypotheses for hypotheses in text.found if hypotheses is not None]
+    if text.error is not None or not parts:
+        empty = [Candidate("", 0.0, 0.0, [])]
+        return Translation(text.source, text.to, tokens, empty, text.error)
+    if len(parts) == 1:
+        candidates = [candidate(h, target) for h in parts[0]]
+        return Translation(text.source, text.to, tokens, candidates)
+    best = [candidate(hyps[0], target) for hyps in parts]  # one per sentence, in order
+    joined = Candidate(
+        join_sentences([c.text for c in best], text.to),
+        sum(c.score for c in best) / len(best),
+        sum(c.log_prob for c in best),
+        [t for c in best for t in c.tokens[:-1]] + [EOS],
+        block_diagonal([c.attention for c in best]),
+    )
+    return Translation(text.source, text.to, tokens, [joined])
+
+
+def candidate(hyp: Hypothesis, vocab: Vocab) -> Candidate:
+    """``hyp`` detokenised by the target ``vocab``, its attention as fp32 on the host."""
+    attention = None if hyp.attention is None else hyp.attention.float().cpu()
+    tokens = [*(vocab.id_to_piece(i) for i in hyp.tokens), EOS]
+    return Candidate(vocab.decode(hyp.tokens), hyp.score, hyp.log_prob, tokens, attention)

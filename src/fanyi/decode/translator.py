@@ -15,16 +15,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any, overload
 
 import torch
 
 from ..data import Vocab
 from ..data.batching import pad_rows, token_batches
-from ..data.vocab import EOS, model_vocabularies
+from ..data.vocab import model_vocabularies
 from ..device import resolve_device
-from ..lang import Languages, Normalizer, add_tag, join_sentences, split_sentences
+from ..lang import Languages, Normalizer, add_tag, split_sentences
 from ..model_dir import Checkpoint
 from . import ensemble
 from .config import DecodeConfig, for_target, model_decode_config, with_options
@@ -35,7 +36,7 @@ from .long_input import TooLong, fitting, too_long
 from .pending import Pending, Piece, in_order, isolated
 from .rerank import backward_scores, log_likelihoods, rerank
 from .search import decode
-from .translation import AttentionMaps, Candidate, Translation, block_diagonal, unicode_problem
+from .translation import AttentionMaps, Translation, assemble, unicode_problem
 
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled" / "zh-en"
 MAX_BATCH_TOKENS = 1 << 17  # padded source tokens a batch may hold (times beam: its rows' tokens)
@@ -116,28 +117,38 @@ class Translator:
         """The languages this model translates into."""
         return self.languages.targets
 
+    @overload
+    def translate(self, texts: str, *args: Any, **kwargs: Any) -> str | Translation: ...
+    @overload
+    def translate(
+        self, texts: Sequence[str], *args: Any, **kwargs: Any
+    ) -> list[str] | list[Translation]: ...
     def translate(
         self,
-        texts: list[str],
+        texts: str | Sequence[str],
         to: str | None = None,
         beam: int | None = None,
         n_best: int | None = None,
         return_scores: bool = False,
         return_attention: bool = False,
-    ) -> list[str] | list[Translation]:
+    ) -> str | Translation | list[str] | list[Translation]:
         """Translate ``texts``: their best translations as strings, or, when ``n_best`` > 1 or
-        scores or attention are asked for, one :class:`Translation` per text."""
-        results = self.translations(texts, to, beam, n_best, attention=return_attention)
+        scores or attention are asked for, one :class:`Translation` per text. One string in gives
+        one result out; a list of strings, a list in the same order."""
+        batch = [texts] if isinstance(texts, str) else texts
+        results = self.translations(batch, to, beam, n_best, return_attention)
         for i, result in enumerate(results):
             if result.error is not None:
                 warnings.warn(f"text {i}: {result.error}", stacklevel=2)
-        if (n_best or 1) > 1 or return_scores or return_attention:
-            return results
-        return [r.text for r in results]
+        full = (n_best or 1) > 1 or return_scores or return_attention
+        out: list[str] | list[Translation] = results if full else [r.text for r in results]
+        return out[0] if isinstance(texts, str) else out
+
+    __call__ = translate  # translator("你好"), translator(["a", "b"]): as a pipeline is called
 
     def translations(
         self,
-        texts: list[str],
+        texts: Sequence[str],
         to: str | None = None,
         beam: int | None = None,
         n_best: int | None = None,
@@ -157,7 +168,7 @@ class Translator:
         config = dataclasses.replace(self.config, **changes)  # type: ignore[arg-type]
         return list(self._translate(texts, to, config, between_steps))
 
-    def stream(self, texts: list[str], to: str | None = None) -> Iterator[Translation]:
+    def stream(self, texts: Sequence[str], to: str | None = None) -> Iterator[Translation]:
         """:meth:`translations` by the translator's config, one at a time, in input order: each
         as soon as it and every text before it are translated (the batches go shortest first)."""
         return self._translate(texts, to, self.config)
@@ -212,13 +223,15 @@ class Translator:
 
     def _translate(
         self,
-        texts: list[str],
+        texts: Sequence[str],
         to: str | None,
         config: DecodeConfig,
         between_steps: StepHook = no_pause,
     ) -> Iterator[Translation]:
         """Every piece of every text decoded in token-bounded batches, shortest first; each text's
         translation yielded, in input order, once its pieces are done."""
+        if isinstance(texts, str):  # its characters would each be a text
+            raise TypeError("texts must be a list of strings (translate takes one string)")
         if config.rerank_backward or any(config.rerank_backward_by_target.values()):
             self._require_bidirectional()
         work = [self._prepare(text, to, config) for text in texts]
@@ -232,7 +245,7 @@ class Translator:
             ([pieces[i] for i in batch] for batch in batches),
             lambda batch: self._decode_pieces(batch, config, between_steps),
         ):
-            yield self._translation(text)
+            yield assemble(text, self.src_vocab, self.tgt_vocab)
 
     def _prepare(self, text: str, to: str | None, config: DecodeConfig) -> Pending:
         """``text`` on its way: its target (a ``to`` this model does not translate into raises),
@@ -363,33 +376,6 @@ class Translator:
             for i, hyps in zip(batch, hypotheses, strict=True):
                 results[i] = hyps
         return results
-
-    def _translation(self, text: Pending) -> Translation:
-        """A text's translation: its sentences' (pieces') best candidates joined."""
-        tokens = [piece for ids in text.pieces for piece in self._pieces(self.src_vocab, ids)]
-        parts = [hypotheses for hypotheses in text.found if hypotheses is not None]
-        if text.error is not None or not parts:
-            empty = [Candidate("", 0.0, 0.0, [])]
-            return Translation(text.source, text.to, tokens, empty, text.error)
-        if len(parts) == 1:
-            candidates = [self._candidate(h) for h in parts[0]]
-            return Translation(text.source, text.to, tokens, candidates)
-        best = [self._candidate(hyps[0]) for hyps in parts]  # one per sentence, in order
-        joined = Candidate(
-            join_sentences([c.text for c in best], text.to),
-            sum(c.score for c in best) / len(best),
-            sum(c.log_prob for c in best),
-            [t for c in best for t in c.tokens[:-1]] + [EOS],
-            block_diagonal([c.attention for c in best]),
-        )
-        return Translation(text.source, text.to, tokens, [joined])
-
-    def _candidate(self, hyp: Hypothesis) -> Candidate:
-        attention = None if hyp.attention is None else hyp.attention.float().cpu()
-        tokens = [*self._pieces(self.tgt_vocab, hyp.tokens), EOS]
-        return Candidate(
-            self.tgt_vocab.decode(hyp.tokens), hyp.score, hyp.log_prob, tokens, attention
-        )
 
     @staticmethod
     def _pieces(vocab: Vocab, ids: list[int]) -> list[str]:
