@@ -133,12 +133,17 @@ def _scalar(hint: Any, value: Any, name: str) -> Any:
     return value
 
 
-def add_arguments(parser: Any, cls: type, prefix: str = "") -> None:
+def add_arguments(
+    parser: Any, cls: type, prefix: str = "", defaults: dict[str, str] | None = None
+) -> None:
     """Add one ``--key`` flag per field of dataclass ``cls`` (default: not given).
 
     Values are parsed by :func:`from_dict`, so a flag accepts what the YAML file accepts; lists
-    are comma-separated. Flags spell ``_`` as ``-`` (``--d-model``); both spellings work.
+    are comma-separated. Flags spell ``_`` as ``-`` (``--d-model``); both spellings work. The help
+    names each field's default: ``defaults[key]`` where given (what the flag falls back on when
+    it is not the dataclass's own), else the dataclass's.
     """
+    defaults = defaults or {}
     for field in dataclasses.fields(cls):
         flag = f"--{prefix}{field.name}"
         names = [flag.replace("_", "-")]
@@ -149,7 +154,8 @@ def add_arguments(parser: Any, cls: type, prefix: str = "") -> None:
             dest=f"{prefix}{field.name}",
             default=None,
             metavar="VALUE",
-            help=f"{cls.__name__}.{field.name} (default: {_default_text(field)})",
+            help=f"{cls.__name__}.{field.name} (default: "
+            f"{defaults.get(field.name) or _default_text(field)})",
         )
 
 

@@ -6,10 +6,14 @@ import argparse
 import importlib
 import subprocess
 import sys
+import unicodedata
+from collections.abc import Iterator
 
 import pytest
 
-from fanyi.cli import COMMANDS, main
+from fanyi.cli import COMMANDS, build_parser, main
+from fanyi.config import read_yaml
+from fanyi.decode.translator import BUNDLED
 
 PROBE = """
 import contextlib, io, sys
@@ -44,3 +48,32 @@ def test_an_unknown_flag_prints_the_commands_usage(capsys):
     assert done.value.code == 2
     error = capsys.readouterr().err
     assert error.startswith("usage: fanyi convert") and "unrecognized arguments: --bogus" in error
+
+
+def _helps(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str]]:
+    """The help of ``parser`` and of every sub-command under it, by program name."""
+    yield parser.prog, parser.format_help()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):  # aliases share a parser
+                yield from _helps(sub)
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_help_is_plain_text(command):
+    """No control characters (a non-raw docstring turned ``\\n`` and ``\\r`` into real ones)."""
+    commands = build_parser(command)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for prog, text in _helps(commands[command]):
+        bad = sorted({repr(c) for c in text if unicodedata.category(c) == "Cc" and c != "\n"})
+        assert not bad, f"{prog} --help holds {bad}"
+
+
+def test_translate_help_names_the_models_defaults():
+    """Not DecodeConfig's α 0.6 and λ 0: the model's own, here the bundled one's, without its
+    weights (the help stays fast)."""
+    commands = build_parser("translate")._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    text = " ".join(commands["translate"].format_help().split())
+    decode = read_yaml(BUNDLED / "config.yaml")["decode"]  # α 3.0, λ 0.2 when this was written
+    for key in ("length_penalty", "rerank_backward"):
+        assert f"{key} (default: the model's (bundled: {decode[key]!r}))" in text
+    assert "(default: 1)" in text  # beam: DecodeConfig's, which no model overrides here

@@ -1,4 +1,4 @@
-"""``fanyi translate``: translate text from stdin, a file, or ``--text``; one line out per line in.
+r"""``fanyi translate``: translate text from stdin, a file, or ``--text``; one line out per line in.
 
 Every sentence of a line is translated: the line is cut into sentences, and their translations
 are joined again. Every DecodeConfig key is a flag (``--beam 5 --length-penalty 1.0 --dtype
@@ -32,8 +32,9 @@ from typing import TextIO
 from .. import config as config_io
 from ..decode import DecodeConfig
 from ..decode.translation import Translation
-from ..decode.translator import MAX_BATCH_TOKENS, Translator
+from ..decode.translator import MAX_BATCH_TOKENS, Translator, resolve_model_dir
 from ..device import DEVICES
+from ..model_dir import CONFIG_FILE
 from ..runtime import MAX_THREADS, set_threads
 from .arguments import at_least, device
 
@@ -67,7 +68,19 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
         default="fanyi",
         help="ctranslate2: decode with CTranslate2 from -m DIR written by fanyi export",
     )
-    config_io.add_arguments(parser, DecodeConfig)
+    config_io.add_arguments(parser, DecodeConfig, defaults=_model_defaults())
+
+
+def _model_defaults() -> dict[str, str]:
+    """How the help names the defaults a model's ``config.yaml`` sets over DecodeConfig's: "the
+    model's (bundled: 3.0)", read from the bundled model's file without its weights."""
+    try:
+        section = config_io.read_yaml(resolve_model_dir(None) / CONFIG_FILE).get("decode")
+    except (FileNotFoundError, ValueError, AttributeError):
+        return {}
+    if not isinstance(section, dict):
+        return {}
+    return {key: f"the model's (bundled: {value!r})" for key, value in section.items()}
 
 
 def load_translator(args: argparse.Namespace) -> Translator:
