@@ -87,7 +87,7 @@ def test_cli_translates_then_scores(model_dir, test_sets, tmp_path, capsys):
                 write(tmp_path / "src", sources),
                 "--ref",
                 write(tmp_path / "ref", reference),
-                "--out",
+                "-o",
                 str(out),
                 "--json",
                 "--threads",

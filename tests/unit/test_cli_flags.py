@@ -39,6 +39,16 @@ def test_recipe_writes_to_output(capsys):
     assert "--out is deprecated" in capsys.readouterr().err
 
 
+def test_evaluate_writes_to_output(capsys):
+    assert parse("evaluate", "--hyp", "h", "-o", "t.hyp").output == "t.hyp"
+    assert parse("evaluate", "--hyp", "h", "--output", "u.hyp").output == "u.hyp"
+    assert capsys.readouterr().err == ""
+    assert parse("evaluate", "--hyp", "h", "--out", "v.hyp").output == "v.hyp"
+    assert "--out is deprecated and goes in the next release; use -o/--output" in (
+        capsys.readouterr().err
+    )
+
+
 @pytest.mark.parametrize(
     ("argv", "key"),
     [
@@ -47,6 +57,7 @@ def test_recipe_writes_to_output(capsys):
         (["ensemble", "A", "B", "-o", "x", "--no-overwrite"], "overwrite"),
         (["tune", "--data", "d", "--no-write", "--no-json", "--no-dtypes"], "write"),
         (["recipe", "tiny-test", "--no-progress", "--no-rescore"], "progress"),
+        (["evaluate", "--hyp", "h", "--no-json"], "json"),
     ],
 )
 def test_switches_have_no_forms(argv, key):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..data.manifest import read_pairs
 from ..evaluate import Scores, evaluate, score
+from .flags import deprecated, switch
 from .translate import add_model_arguments, load_translator
 
 
@@ -38,8 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="reference translations (repeat for several references)",
     )
     parser.add_argument("--hyp", metavar="FILE", help="score this output instead of translating")
-    parser.add_argument("--out", metavar="FILE", help="also write the translations here")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("-o", "--output", metavar="FILE", help="also write the translations here")
+    deprecated(parser, "--out", "-o/--output", "output", metavar="FILE")
+    switch(parser, "--json", "print one JSON object")
     parser.set_defaults(func=run)
 
 
@@ -50,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
         scores = score(hypotheses, references, to)
     else:
         hypotheses, scores = evaluate(load_translator(args), sources, references, to)
-        if args.out:
-            Path(args.out).write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
+        if args.output:
+            Path(args.output).write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
     print(_report(scores, args.json))
     return 0
 
