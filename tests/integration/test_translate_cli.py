@@ -273,3 +273,36 @@ def test_a_file_is_written_as_it_goes_and_a_line_that_fails_fails_alone(
     assert status == 130  # interrupted on the last line: the lines before it are written
     assert out.decode() == f"{expected[0]}\n\n{expected[5]}\n"
     assert "fanyi translate: line 2: not translated: out of memory\n" in capsys.readouterr().err
+
+
+def test_a_file_shows_progress_on_a_terminal_and_never_elsewhere(model_dir, tmp_path):
+    """stderr a real terminal (a pty): the bar, with lines and sentences/s; a pipe: none."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    args = fanyi("-m", str(model_dir), "--beam", "2", "-i", str(path))
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 0 x 0: no bar
+    try:
+        done = subprocess.run(args, stdout=subprocess.PIPE, stderr=follower, timeout=120)
+        os.close(follower)
+        shown = b""
+        while select.select([leader], [], [], 1)[0]:
+            try:
+                chunk = os.read(leader, 1 << 16)
+            except OSError:  # EIO: the terminal's other end is closed and drained
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 0
+    assert f"{len(LINES)}/{len(LINES)}".encode() in shown and b"sentences/s" in shown
+    piped = run("-m", str(model_dir), "--beam", "2", "-i", str(path))
+    assert piped.returncode == 0 and piped.stderr == b""
+    assert piped.stdout == done.stdout

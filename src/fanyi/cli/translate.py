@@ -37,6 +37,7 @@ from ..device import DEVICES
 from ..model_dir import CONFIG_FILE
 from ..runtime import MAX_THREADS, set_threads
 from .arguments import at_least, device
+from .progress import Progress
 
 CHUNK_LINES = 2000  # lines of a file sorted into batches together (each written once done)
 READ_BYTES = 1 << 16
@@ -124,32 +125,39 @@ def run(args: argparse.Namespace) -> int:
 
 def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
     """Translate the input line by line into the output, each line written as soon as it and
-    those before it are done; 1 if a line was not UTF-8 or failed to decode."""
+    those before it are done; 1 if a line was not UTF-8 or failed to decode. A file's progress
+    shows on stderr when it is a terminal."""
     out = open(args.output, "w", encoding="utf-8") if args.output else _utf8_stdout()  # noqa: SIM115
+    progress = Progress(args.input if args.text is None else None)
     try:
-        if args.text is not None:
-            batches: Iterable[list[bytes]] = [[os.fsencode(args.text)]]  # argv's own bytes
-        elif args.input:
-            batches = _file_chunks(args.input)
-        else:
-            batches = stdin_batches(sys.stdin.fileno())
         index, bad = 0, 0
-        for lines in batches:
+        for lines in _input_batches(args):
             texts = [decode_line(line) for line in lines]
             results = translator.stream([text or "" for text in texts], args.to)
             for i, (text, result) in enumerate(zip(texts, results, strict=True)):
                 out.writelines(format_results([result], index + i, translator.config.n_best))
                 out.flush()
+                progress.done(result)
                 problem = "invalid UTF-8" if text is None else result.error
                 if problem is not None:
                     where = "--text" if args.text is not None else f"line {index + i + 1}"
-                    print(f"fanyi translate: {where}: {problem}", file=sys.stderr)
+                    progress.say(f"fanyi translate: {where}: {problem}")
                     bad += 1
             index += len(lines)
     finally:
+        progress.close()
         if out is not sys.stdout:
             out.close()
     return 1 if bad else 0
+
+
+def _input_batches(args: argparse.Namespace) -> Iterable[list[bytes]]:
+    """The input's lines in batches: ``--text``, the file of ``-i``, or stdin as it arrives."""
+    if args.text is not None:
+        return [[os.fsencode(args.text)]]  # argv's own bytes
+    if args.input:
+        return _file_chunks(args.input)
+    return stdin_batches(sys.stdin.fileno())
 
 
 def decode_line(line: bytes) -> str | None:
