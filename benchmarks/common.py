@@ -108,7 +108,7 @@ def interleaved(
 def translated_scores(translator, sources: list[str], refs: list[str], to: str) -> dict:
     """Translate ``sources`` into ``to`` with a fanyi ``Translator``: BLEU, chrF, length ratio,
     seconds and the BLEU signature."""
-    from fanyi.evaluate import score
+    from fanyi.scores import score
 
     start = time.perf_counter()
     hypotheses = translator.translate(sources, to=to)

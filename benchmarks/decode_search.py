@@ -17,8 +17,8 @@ import time
 
 from common import emit, machine, read_lines
 from fanyi.decode.translator import Translator
-from fanyi.evaluate import score
 from fanyi.runtime import set_threads
+from fanyi.scores import score
 
 
 def floats(text: str) -> list[float]:

@@ -31,8 +31,8 @@ import ctranslate2
 
 from common import add_one_model_argument, emit, machine, read_lines, with_allocator
 from fanyi.decode.translator import Translator
-from fanyi.evaluate import score
 from fanyi.interop.export_ct2 import export_ctranslate2
+from fanyi.scores import score
 
 HERE = Path(__file__).resolve().parent
 

@@ -22,9 +22,9 @@ import ctranslate2
 from common import add_one_model_argument, emit, interleaved, machine, read_lines
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import Translator
-from fanyi.evaluate import score
 from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.runtime import set_threads
+from fanyi.scores import score
 
 ENGINES = ("fanyi-fp32", "ct2-float32", "ct2-int8")
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from .data.manifest import SplitPairs, read_pairs
 from .decode.config import Dtype
 from .decode.translator import Translator
-from .evaluate import Scores, evaluate
+from .evaluate import evaluate
+from .scores import Scores
 
 TOLERANCE = 0.3  # BLEU a faster dtype may lose against fp32, in every direction
 

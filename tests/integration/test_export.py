@@ -23,8 +23,8 @@ from fanyi.decode import decode
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.ensemble_dir import first_member
-from fanyi.evaluate import score
 from fanyi.model_dir import load_model
+from fanyi.scores import score
 from fanyi.serve import create_app
 from hf_reference import generate
 

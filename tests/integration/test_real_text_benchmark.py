@@ -5,7 +5,7 @@ import json
 
 from conftest import run_benchmark
 from fanyi import Translator
-from fanyi.evaluate import score
+from fanyi.scores import score
 from tiny_translator import tiny_model_dir
 
 PAIRS = [("I am fine.", "我很好。"), ("Where is he?", "他在哪里？"), ("Thank you.", "谢谢。")]

@@ -6,7 +6,7 @@ import json
 from conftest import run_benchmark
 from fanyi import Translator
 from fanyi.data.manifest import read_pairs
-from fanyi.evaluate import score
+from fanyi.scores import score
 from tiny_translator import tiny_model_dir
 
 

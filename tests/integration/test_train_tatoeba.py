@@ -17,8 +17,8 @@ from conftest import corpora
 from fanyi import Translator
 from fanyi.config import load_yaml, override
 from fanyi.data import DataConfig, prepare
-from fanyi.evaluate import score
 from fanyi.model_dir import load_model, read_index, read_state_dict
+from fanyi.scores import score
 from fanyi.train import TrainConfig, train
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,12 +12,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 
 # Bottom to top; a module may import its own layer and those below. The utilities _version,
 # config and atomic are leaves; interop maps other formats to and from model directories, beside them;
-# evaluate scores with the Translator and is used by validation (tune chooses α with it; distill translates training data); runtime is
+# evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what validation uses; tune chooses α with evaluate; distill translates training data); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
     ["fanyi._version", "fanyi.config", "fanyi.atomic", "fanyi.host", "fanyi.device"],
     ["fanyi.model"],
-    ["fanyi.lang"],
+    ["fanyi.lang", "fanyi.scores"],
     ["fanyi.data"],
     ["fanyi.model_dir", "fanyi.ensemble_dir", "fanyi.interop"],
     ["fanyi.decode"],
@@ -122,6 +122,11 @@ def closure(module: str) -> set[str]:
 )
 def test_translating_never_imports_the_trainer(entry):
     assert not {m for m in closure(entry) if m.startswith("fanyi.train")}
+
+
+def test_training_never_imports_the_translator():
+    """Validation scores with fanyi.scores: the trainer needs no Translator to compute BLEU."""
+    assert "fanyi.decode.translator" not in closure("fanyi.train.trainer")
 
 
 def test_the_translate_command_loads_no_training_code():

@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 
 from ..data.manifest import read_pairs
-from ..evaluate import Scores, evaluate, score
+from ..evaluate import evaluate
+from ..scores import Scores, score
 from .flags import deprecated, switch
 from .translate import add_model_arguments, load_translator
 

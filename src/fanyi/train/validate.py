@@ -9,8 +9,8 @@ import torch
 
 from ..data import BOS_ID, EOS_ID, ParallelDataset, TokenBatchSampler, Vocab, collate
 from ..decode import greedy_search
-from ..evaluate import score
 from ..model import Transformer
+from ..scores import score
 from .config import TrainConfig
 from .loss import LabelSmoothingLoss
 
@@ -62,7 +62,7 @@ def validate(
     autocast: Any,
     device: torch.device,
 ) -> dict[str, float]:
-    """Dev loss, and BLEU/chrF of greedy decoding (``fanyi.evaluate.score``) when asked."""
+    """Dev loss, and BLEU/chrF of greedy decoding (``fanyi.scores.score``) when asked."""
     model.eval()
     metrics = dev_loss(model, dev, cfg, autocast, device)
     if cfg.valid_bleu:
