@@ -26,7 +26,7 @@ from . import allocator
 COMMANDS = {
     "demo": "train the copy task in about a minute and decode it",
     "prepare": "clean, split and encode a parallel corpus into a data directory",
-    "data": "download official corpora into the cache",
+    "data": "corpora: downloads, and real-text sources (docs, news, captions, CC-CEDICT, OPUS) as TSV",
     "train": "train a Transformer on a prepared data directory",
     "average": "average the parameters of a run's last checkpoints",
     "ensemble": "combine trained models into one ensemble that translates by their mean prediction",

@@ -16,7 +16,10 @@ from ..data.sources import SOURCES, build_source
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("data", help="download official corpora into the cache")
+    parser = subparsers.add_parser(
+        "data",
+        help="corpora: downloads, and real-text sources (docs, news, captions, CC-CEDICT, OPUS) as TSV",
+    )
     commands = parser.add_subparsers(dest="data_command", metavar="ACTION", required=True)
     fetch = commands.add_parser("download", help="download and verify a corpus")
     fetch.add_argument(
