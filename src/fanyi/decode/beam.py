@@ -29,6 +29,7 @@ from .hypothesis import (
     step_log_probs,
     target_limits,
 )
+from .repetition import penalise_repeats
 from .top_k import top_k
 
 
@@ -182,6 +183,7 @@ def beam_search(
     for step in itertools.count():
         between_steps()
         log_probs, attention = step_log_probs(model, beams.prefix[:, -1:], state, config.attention)
+        penalise_repeats(log_probs, beams.prefix, config)
         constrain(
             log_probs, step, beams.limits.repeat_interleave(config.beam), config.min_len, eos_id
         )

@@ -50,6 +50,8 @@ class DecodeConfig:
     top_k: int = 0  # sample among the k most probable tokens; 0 = all
     top_p: float = 1.0  # nucleus: smallest set of tokens with probability ≥ top_p
     seed: int | None = None  # sampling seed; None = torch's global generator
+    repetition_penalty: float = 1.0  # CTRL's: a token already produced, log-prob × this; 1 = off
+    no_repeat_ngram_size: int = 0  # forbid repeating any n-gram of this size; 0 = off
     # auto: the fastest on this host of fp32 and the allowed others, timed (decode/dtype.py);
     # bf16: weights converted (not autocast); int8: dynamic quantisation of the linear maps
     dtype: DtypeChoice = "auto"
@@ -73,6 +75,10 @@ class DecodeConfig:
             )
         if not (0 < self.temperature < math.inf and 0 < self.top_p <= 1 and self.top_k >= 0):
             raise ValueError("need a finite temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
+        if not 0 < self.repetition_penalty < math.inf:
+            raise ValueError(
+                f"repetition_penalty must be finite and > 0, not {self.repetition_penalty}"
+            )
         if self.dtype not in ("auto", "fp32", "bf16", "int8"):
             raise ValueError(f"dtype must be auto, fp32, bf16 or int8, not {self.dtype!r}")
         if self.compile and self.dtype == "int8":
@@ -95,6 +101,7 @@ class DecodeConfig:
             ("workers", 1, MAX_WORKERS),
             ("max_len_b", 0, MAX_LENGTH),
             ("min_len", 0, MAX_LENGTH),
+            ("no_repeat_ngram_size", 0, MAX_LENGTH),
         ):
             value = getattr(self, name)
             if not low <= value <= high:

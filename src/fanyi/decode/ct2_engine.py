@@ -157,6 +157,8 @@ class CTranslate2Translator(Translator):
             "return_end_token": True,
             "return_scores": True,
             "return_attention": config.attention,
+            "repetition_penalty": config.repetition_penalty,
+            "no_repeat_ngram_size": config.no_repeat_ngram_size,
         }
 
     def _hypotheses(self, result: Any, config: DecodeConfig) -> list[Hypothesis]:

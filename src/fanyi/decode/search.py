@@ -31,6 +31,7 @@ from .hypothesis import (
 )
 from .long_input import check_lengths, join_pieces, split_long_sources
 from .parallel import in_parallel
+from .repetition import penalise_repeats
 from .top_k import top_k
 
 Pick = Callable[[Tensor], Tensor]  # log-probabilities b x V → next tokens b
@@ -88,6 +89,7 @@ def single_path_search(
     for step in itertools.count():
         between_steps()
         log_probs, attention = step_log_probs(model, live.prefix[:, -1:], state, config.attention)
+        penalise_repeats(log_probs, live.prefix, config)
         tokens = pick(constrain(log_probs, step, live.limits, config.min_len, eos_id))  # b
         live.extend(tokens, log_probs, attention)
         ended = tokens == eos_id
