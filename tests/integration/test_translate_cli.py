@@ -170,6 +170,8 @@ def test_every_decode_config_key_is_a_flag(command):
         "split_sentences": "false",
         "long_input": "error",
         "attention": "true",
+        "repetition_penalty": "1.2",
+        "no_repeat_ngram_size": "3",
     }
     assert set(values) == {f.name for f in dataclasses.fields(DecodeConfig)}
     flags = [x for key, value in values.items() for x in (f"--{key.replace('_', '-')}", value)]
@@ -182,7 +184,7 @@ def test_every_decode_config_key_is_a_flag(command):
         rerank_backward=0.5, rerank_backward_by_target={"zh": 1.0}, max_len_a=0.5, max_len_b=4, min_len=1,
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",
         auto_dtypes=["fp32", "int8"], workers=2, compile=True, split_sentences=False, long_input="error",
-        attention=True,
+        attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3,
     )  # fmt: skip
 
 
