@@ -206,3 +206,21 @@ def test_huggingface_generate_searches_as_opus_mt_configures_it(exported):
     text = ">>en<< 我的奶奶住在山附近的一个小村子里，她每个月都给我们寄一封很长的信，信里还有她花园的照片。"
     tokens = marian.generate(**tokenizer([text], return_tensors="pt"))[0]
     assert len(tokens) > 25
+
+
+def test_ctranslate2_samples_as_fanyi_asks(exported):
+    """--sampling on the CTranslate2 engine (it was refused): top-k 1 is greedy, n_best gives
+    that many samples, and translators loaded with one seed draw the same samples (CTranslate2
+    seeds its workers when it starts, not per call)."""
+    texts = ["我们明天去北京。", "他很高兴。", "Where is the station?"]
+    path = exported["float32"]
+    greedy = CTranslate2Translator.load(path, beam=1, rerank_backward=0.0).translate(texts)
+    top_1 = CTranslate2Translator.load(path, sampling=True, top_k=1, rerank_backward=0.0)
+    assert top_1.translate(texts) == greedy
+    options = {"sampling": True, "n_best": 3, "seed": 5, "temperature": 1.5, "rerank_backward": 0}
+    first = CTranslate2Translator.load(path, **options).translations(texts)
+    assert [len(t.candidates) for t in first] == [3, 3, 3]
+    again = CTranslate2Translator.load(path, **options).translations(texts)
+    assert [[c.text for c in t.candidates] for t in again] == [
+        [c.text for c in t.candidates] for t in first
+    ]

@@ -63,6 +63,8 @@ class CTranslate2Translator(Translator):
             [[self.tgt_vocab.id_to_piece(checkpoint.model.pad_id)]] if exported else []
         )
         on = resolve_device(device)  # auto, a device this machine lacks: as the fanyi engine
+        if config.sampling and config.seed is not None:  # CTranslate2 seeds its workers at start:
+            ctranslate2.set_random_seed(config.seed)  # a translator loaded with it draws alike
         self.engine = ctranslate2.Translator(
             str(model_dir),
             device=on.type,
@@ -97,8 +99,6 @@ class CTranslate2Translator(Translator):
                 model_decode_config(read_config(exported.parent)) if exported.is_file() else None
             )
         config = with_options(config or DecodeConfig(), options)
-        if config.sampling:
-            raise ValueError("sampling runs on the fanyi engine only")
         return cls(model_dir, config, batch_tokens, device)
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
@@ -146,9 +146,18 @@ class CTranslate2Translator(Translator):
         return max(1, min(limit, self.model_config.max_len - 1))
 
     def _options(self, config: DecodeConfig, limit: int) -> dict[str, Any]:
-        return {
-            "beam_size": config.beam,
-            "num_hypotheses": config.beam,
+        """translate_batch's options for fanyi's ``config``: its search, or its sampling (one
+        path a sample, ``n_best`` samples; top-k 0 and top-p 1 are the whole vocabulary in both)."""
+        search: dict[str, Any] = {"beam_size": config.beam, "num_hypotheses": config.beam}
+        if config.sampling:
+            search = {
+                "beam_size": 1,
+                "num_hypotheses": config.n_best,
+                "sampling_topk": config.top_k,
+                "sampling_topp": config.top_p,
+                "sampling_temperature": config.temperature,
+            }
+        return search | {
             "length_penalty": RAW_RANKING,
             "max_decoding_length": limit,
             "min_decoding_length": min(config.min_len, limit),  # the limit first, as fanyi's
