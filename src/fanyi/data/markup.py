@@ -23,7 +23,7 @@ _SUBSTITUTION = re.compile(r"\|(?=\S)([^|]+?)(?<=\S)\|_{0,2}")
 _FOOTNOTE = re.compile(r"\s*\[(?:#[\w-]*|\*|\d+|[\w-]+)\]_")
 _ESCAPE = re.compile(r"\\(.)|\\$", re.DOTALL)  # "\ " shows nothing, "\*" a star
 _HIDDEN = 0xF0000  # escaped characters wait in a private-use plane until markup is rendered
-_SHOWN = {_HIDDEN + c: c for c in range(0x10000)}
+_HIDDEN_CHAR = re.compile("[\U000f0000-\U000fffff]")
 _TITLE = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)  # a role's "title <target>"
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 
@@ -41,13 +41,10 @@ def role_text(content: str) -> str:
 
 
 def _hide(char: str) -> str:
-    return (
-        ""
-        if not char or char.isspace()
-        else chr(_HIDDEN + ord(char))
-        if ord(char) < 0x10000
-        else char
-    )
+    """An escaped character out of markup's way: "\\ " shows nothing, "\\*" a star."""
+    if not char or char.isspace():
+        return ""
+    return chr(_HIDDEN + ord(char)) if ord(char) < 0x10000 else char
 
 
 def plain_text(text: str) -> str:
@@ -63,7 +60,8 @@ def plain_text(text: str) -> str:
     text = _EMPHASIS.sub(r"\1", text)
     text = _SUBSTITUTION.sub(r"\1", text)
     text = _FOOTNOTE.sub("", text)
-    text = " ".join(text.translate(_SHOWN).split())
+    text = _HIDDEN_CHAR.sub(lambda m: chr(ord(m.group()) - _HIDDEN), text)
+    text = " ".join(text.split())
     if text.endswith("::"):
         text = text[:-2].rstrip()
         text = f"{text}:" if text and text[-1].isalnum() else text
