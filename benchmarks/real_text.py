@@ -78,9 +78,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="first N sentences of each direction")
     parser.add_argument("--beam", type=int, help="beam size (default: the model's)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--dtype", default="auto", help="fp32, bf16, int8 or auto (default)")
     args = parser.parse_args()
     set_threads(args.threads)
-    translator = Translator.load(args.model)
+    translator = Translator.load(args.model, dtype=args.dtype)
     results: dict[str, dict] = {}
     for name, by_target in test_sets(args).items():
         if not by_target:
@@ -103,6 +104,7 @@ def main() -> None:
             "benchmark": "real_text",
             "model": args.model or "bundled",
             "beam": args.beam,
+            "dtype": translator.config.dtype,
             "limit": args.limit,
             "results": results,
             "machine": machine(),
