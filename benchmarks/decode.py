@@ -37,9 +37,10 @@ from decode_peers import (
     ct2_models,
     marian_from_fanyi,
     no_cache_greedy,
+    random_model,
 )
 from fanyi.decode import DecodeConfig, decode, prepare_model
-from fanyi.model import ModelConfig, Transformer, build_model
+from fanyi.model import Transformer
 
 BATCH, NEW_TOKENS = 32, 30
 SIZES = {
@@ -48,25 +49,6 @@ SIZES = {
 }
 DTYPES = ("fp32", "bf16", "int8")
 Run = Callable[[], object]
-
-
-def random_model(size: dict) -> Transformer:
-    """A post-norm model with tied embeddings; BOS embeds to zero (CTranslate2's Marian start)."""
-    torch.manual_seed(0)
-    config = ModelConfig(
-        src_vocab_size=size["vocab"],
-        tgt_vocab_size=size["vocab"],
-        d_model=size["d_model"],
-        d_ff=size["d_ff"],
-        h=size["h"],
-        N_enc=size["N"],
-        N_dec=size["N"],
-        tie_embeddings=True,
-    )
-    model = build_model(config).eval()
-    with torch.no_grad():
-        model.tgt_embed.embeddings.lut.weight[BOS].zero_()
-    return model
 
 
 def sources(vocab: int) -> Tensor:

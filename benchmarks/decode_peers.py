@@ -13,18 +13,40 @@ model's BOS embedding is zero.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import ctranslate2
 import torch
 from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from torch import Tensor, nn
 from transformers import MarianConfig, MarianMTModel, PreTrainedTokenizerFast
 
-from fanyi.model import Transformer
+from fanyi.model import ModelConfig, Transformer, build_model
+
+if TYPE_CHECKING:  # imported where used: a GPU image may lack CTranslate2
+    import ctranslate2
 
 BOS, EOS = 2, 3
 SPECIALS = ["<blank>", "<unk>", "<s>", "</s>"]  # fanyi's pad, unk, bos, eos
+
+
+def random_model(size: dict) -> Transformer:
+    """A post-norm model with tied embeddings; BOS embeds to zero (CTranslate2's Marian start)."""
+    torch.manual_seed(0)
+    config = ModelConfig(
+        src_vocab_size=size["vocab"],
+        tgt_vocab_size=size["vocab"],
+        d_model=size["d_model"],
+        d_ff=size["d_ff"],
+        h=size["h"],
+        N_enc=size["N"],
+        N_dec=size["N"],
+        tie_embeddings=True,
+    )
+    model = build_model(config).eval()
+    with torch.no_grad():
+        model.tgt_embed.embeddings.lut.weight[BOS].zero_()
+    return model
 
 
 def marian_config(model: Transformer) -> MarianConfig:
@@ -151,6 +173,8 @@ def save_tokenizer(size: int, directory: Path) -> None:
 
 def ct2_models(marian: MarianMTModel, workdir: Path) -> dict[str, str]:
     """Convert ``marian`` with CTranslate2's TransformersConverter: float32 and int8 directories."""
+    import ctranslate2
+
     hf_dir = workdir / "marian"
     marian.save_pretrained(hf_dir)
     save_tokenizer(marian.config.vocab_size - 1, hf_dir)

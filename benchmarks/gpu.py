@@ -1,8 +1,10 @@
 """Training throughput on a device: fanyi's training step (forward, backward, Adam; bf16 autocast
 where the device computes bf16 natively) on synthetic token batches, target tokens/s and model
 FLOPs utilisation (MFU) at the bundled size (d256, 3+3, 8k vocabulary) and transformer-base
-(d512, 6+6, 32k), at several batch sizes, with the GPU's busy share sampled by nvidia-smi.
-Ends with one JSON line. The first part of issue 32's GPU benchmark (the peers come later).
+(d512, 6+6, 32k), at several batch sizes, with the GPU's busy share sampled by nvidia-smi;
+beside it, on the same batches, shapes and device, a plain ``torch.nn.Transformer`` training
+loop and Hugging Face ``MarianMTModel`` training (``gpu_peers.py``), each with Adam and the same
+autocast. Ends with one JSON line (decoding: ``gpu_decode.py``).
 
     python benchmarks/gpu.py --device cuda                      # scripts/gpu-check.sh runs this
     python benchmarks/gpu.py --device cpu --sizes bundled --tokens 512 --steps 2   # a smoke run
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import statistics
 import subprocess
@@ -24,7 +27,8 @@ from fanyi.data.batching import Batch
 from fanyi.device import bf16_native, resolve_device
 from fanyi.model import ModelConfig, build_model
 from fanyi.train.loss import LabelSmoothingLoss
-from fanyi.train.step import StepSettings, train_step
+from fanyi.train.step import StepSettings, adam, train_step
+from gpu_peers import PEERS, Step
 
 SIZES = {
     "bundled": {"d_model": 256, "d_ff": 1024, "h": 4, "N_enc": 3, "N_dec": 3, "vocab": 8000},
@@ -38,7 +42,8 @@ def batch(vocab: int, tokens: int, device: torch.device) -> Batch:
     """Random sentences of ``LENGTH`` ids, ``tokens`` target tokens in all."""
     rows = max(1, tokens // LENGTH)
     ids = torch.randint(4, vocab, (rows, LENGTH + 1), device=device)
-    return Batch(ids[:, 1:], ids[:, :-1], ids[:, 1:], rows * LENGTH)
+    src, tgt_in, tgt_out = ids[:, 1:].contiguous(), ids[:, :-1].contiguous(), ids[:, 1:].clone()
+    return Batch(src, tgt_in, tgt_out, rows * LENGTH)
 
 
 def flops_per_step(model: torch.nn.Module, tokens: int) -> float:
@@ -47,31 +52,63 @@ def flops_per_step(model: torch.nn.Module, tokens: int) -> float:
     return 6.0 * sum(p.numel() for p in model.parameters()) * tokens
 
 
-def measure(size: str, tokens: int, steps: int, device: torch.device) -> dict:
-    """Target tokens/s of ``steps`` timed steps after 5 warm-up ones."""
+def fanyi_step(
+    size: str, device: torch.device, autocast, fused: bool, compiled: bool
+) -> tuple[torch.nn.Module, Step]:
+    """fanyi's model and ``train_step`` (fused Adam on a GPU unless not ``fused``; the model
+    under ``torch.compile`` when ``compiled``)."""
     shape = dict(SIZES[size])
     vocab = shape.pop("vocab")
     config = ModelConfig(src_vocab_size=vocab, tgt_vocab_size=vocab, max_len=256, **shape)
     model = build_model(config).to(device).train()
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
+    optimizer = adam(model.parameters())
+    if not fused:
+        optimizer = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9)
     criterion, settings = LabelSmoothingLoss(0.1, config.pad_id), StepSettings(config.d_model, 4000)
+    forward = torch.compile(model) if compiled else model
+    count = itertools.count(1)
+
+    def step(src: torch.Tensor, tgt_in: torch.Tensor, tgt_out: torch.Tensor) -> torch.Tensor:
+        batch = Batch(src, tgt_in, tgt_out, tgt_out.numel())
+        result = train_step(forward, optimizer, criterion, [batch], next(count), settings, autocast)
+        return result.sums
+
+    return model, step
+
+
+def measure(
+    system: str, size: str, tokens: int, steps: int, device: torch.device, read_each_step: bool
+) -> dict:
+    """Target tokens/s of ``steps`` timed steps after 5 warm-up ones (``read_each_step``: the
+    loss read on the host after every step, as a loop that prints it would)."""
     bf16 = bf16_native(device)
-    autocast = torch.autocast(device.type, dtype=torch.bfloat16) if bf16 else None
+    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16)
+    shape, vocab = SIZES[size], SIZES[size]["vocab"]
+    if system.startswith("fanyi"):
+        model, step = fanyi_step(
+            size, device, autocast, "unfused" not in system, "compile" in system
+        )
+    else:
+        model, step = PEERS[system](shape, vocab, device, autocast)
     batches = [batch(vocab, tokens, device) for _ in range(4)]
-    for step in range(1, 6 + steps):
-        if step == 6:
+    for i in range(1, 6 + steps):
+        if i == 6:
             synchronize(device)
             start = time.perf_counter()
-        train_step(model, optimizer, criterion, [batches[step % 4]], step, settings, autocast)
+        b = batches[i % 4]
+        loss = step(b.src, b.tgt_in, b.tgt_out)
+        if read_each_step:
+            loss.sum().item()
     synchronize(device)
     seconds = (time.perf_counter() - start) / steps
-    per_s = batches[0].ntokens / seconds
+    ntokens = batches[0].ntokens
     return {
+        "system": system + (" read-each-step" if read_each_step else ""),
         "size": size,
         "batch_tokens": tokens,
         "dtype": "bf16" if bf16 else "fp32",
-        "tgt_tokens_per_s": round(per_s),
-        "tflops": round(flops_per_step(model, batches[0].ntokens) / seconds / 1e12, 2),
+        "tgt_tokens_per_s": round(ntokens / seconds),
+        "tflops": round(flops_per_step(model, ntokens) / seconds / 1e12, 2),
     }
 
 
@@ -105,6 +142,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="bundled,base")
     parser.add_argument("--tokens", default="4096,32768", help="target tokens per batch")
     parser.add_argument("--steps", type=int, default=30, help="timed steps per setting")
+    parser.add_argument(
+        "--systems",
+        default="fanyi,torch,marian",
+        help="fanyi, its levers (fanyi-unfused: foreach Adam; fanyi-compile: torch.compile), "
+        "and the peers torch (nn.Transformer) and marian (MarianMTModel)",
+    )
+    parser.add_argument("--read-each-step", action="store_true", help="loss read every step")
     args = parser.parse_args()
     device = resolve_device(args.device)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
@@ -112,13 +156,20 @@ def main() -> None:
     rows = []
     for size in args.sizes.split(","):
         for tokens in map(int, args.tokens.split(",")):
-            busy: dict = {}
-            with busy_share(device, busy):
-                row = measure(size, tokens, args.steps, device)
-            row.update(busy)
-            row["mfu"] = round(row["tflops"] / peak, 3) if peak else None
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+            for system in args.systems.split(","):
+                busy: dict = {}
+                try:
+                    with busy_share(device, busy):
+                        row = measure(system, size, tokens, args.steps, device, args.read_each_step)
+                except Exception as error:  # one failing system costs its row, not the others'
+                    row = {"system": system, "size": size, "batch_tokens": tokens, "tflops": 0.0}
+                    row["error"] = f"{type(error).__name__}: {error}"[:300]
+                row.update(busy)
+                row["mfu"] = round(row["tflops"] / peak, 3) if peak else None
+                print(json.dumps(row), flush=True)
+                rows.append(row)
+                if device.type == "cuda":
+                    torch.cuda.empty_cache()
     print(json.dumps({"device": name, "torch": torch.__version__, "results": rows}))
 
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The CUDA tier of issue 32 in one command on a GPU machine (docs/gpu.md): install the wheels a
 # bare image lacks (carried in .whl/), run the device tier's tests on CUDA, translate and evaluate
-# the bundled model on CUDA, and measure training throughput. Results go to $OUT (default
-# gpu-check-out/): summary.txt, tests.log, translate.txt, evaluate.json, gpu.jsonl.
+# the bundled model on CUDA, and measure training (fanyi against a torch.nn.Transformer loop and
+# MarianMTModel training) and decoding (against Hugging Face generate). Results go to $OUT
+# (default gpu-check-out/): summary.txt, tests.log, translate.txt, evaluate.json, gpu.jsonl,
+# gpu_decode.jsonl, levers.jsonl.
 # Under six minutes on an H100/H200; each stage has its own time limit and a failing stage does
 # not stop the next. The exit status is the number of stages that failed.
 set -uo pipefail
@@ -36,27 +38,40 @@ print("torch", torch.__version__, "cuda", torch.version.cuda, "bf16",
       torch.cuda.is_bf16_supported(), "sentencepiece", sentencepiece.__version__)' |
   tee -a "$OUT/summary.txt"
 
-stage tests 240 "$PYTHON" -m pytest -q -p no:cacheprovider --device cuda \
+stage tests 120 "$PYTHON" -m pytest -q -p no:cacheprovider --device cuda \
   tests/integration/test_on_device.py tests/integration/test_translator.py \
   tests/integration/test_server.py tests/integration/test_train_cuda.py \
-  tests/unit/decode/test_device.py tests/unit/test_device.py >"$OUT/tests.log" 2>&1
+  tests/unit/decode/test_tensor_devices.py tests/unit/train/test_checkpoint_devices.py \
+  tests/unit/test_device.py tests/integration/test_evaluate.py >"$OUT/tests.log" 2>&1
 tail -n 3 "$OUT/tests.log" | tee -a "$OUT/summary.txt"
 
 printf '你叫什么名字？\n这本书很有意思。\nWhere is the train station?\nThe weather is nice today.\n' \
   >/tmp/lines.txt
-stage translate 90 "$PYTHON" -m fanyi translate --device cuda -i /tmp/lines.txt \
+stage translate 45 "$PYTHON" -m fanyi translate --device cuda -i /tmp/lines.txt \
   >"$OUT/translate.txt" 2>&1
 cat "$OUT/translate.txt" >>"$OUT/summary.txt"
 
 pairs=tests/fixtures/data/tatoeba-cmn-eng/bundled-test.txt
 head -n 300 "$pairs" | cut -f2 >/tmp/test.zh
 head -n 300 "$pairs" | cut -f1 >/tmp/test.en
-stage evaluate 120 "$PYTHON" -m fanyi evaluate --device cuda --src /tmp/test.zh \
+stage evaluate 60 "$PYTHON" -m fanyi evaluate --device cuda --src /tmp/test.zh \
   --ref /tmp/test.en --to en --json >"$OUT/evaluate.json" 2>&1
 cat "$OUT/evaluate.json" >>"$OUT/summary.txt"
 
-stage benchmark 150 "$PYTHON" benchmarks/gpu.py --device cuda --steps 20 >"$OUT/gpu.jsonl" 2>&1
+stage benchmark 120 "$PYTHON" benchmarks/gpu.py --device cuda --steps 20 \
+  --tokens 4096,32768,65536 >"$OUT/gpu.jsonl" 2>&1
 tail -n 1 "$OUT/gpu.jsonl" >>"$OUT/summary.txt"
+
+stage decode 100 "$PYTHON" benchmarks/gpu_decode.py --device cuda >"$OUT/gpu_decode.jsonl" 2>&1
+tail -n 1 "$OUT/gpu_decode.jsonl" >>"$OUT/summary.txt"
+
+# the levers of issue 32, each against plain fanyi in the same run: fused Adam (fanyi-unfused: the
+# foreach one), torch.compile of the model, the loss read on the host after every step
+stage levers 75 bash -c '"$0" benchmarks/gpu.py --device cuda --steps 20 --sizes base \
+  --tokens 32768 --systems fanyi,fanyi-unfused,fanyi-compile &&
+  "$0" benchmarks/gpu.py --device cuda --steps 20 --sizes base --tokens 32768 \
+  --systems fanyi --read-each-step' "$PYTHON" >"$OUT/levers.jsonl" 2>&1
+grep -h '"system"' "$OUT/levers.jsonl" | grep -v results >>"$OUT/summary.txt"
 
 echo "stages failed: $failed" | tee -a "$OUT/summary.txt"
 exit "$failed"

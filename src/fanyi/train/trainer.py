@@ -114,7 +114,7 @@ class Trainer:
         self.sampler = TokenBatchSampler(
             *self.train_data.sizes(), cfg.max_tokens, cfg.seed, rank=rank, world_size=world_size
         )
-        self.window, self.started = torch.zeros(3, dtype=torch.float64), time.perf_counter()
+        self.window, self.started = self._new_window(), time.perf_counter()
 
     def _build_model(self) -> None:
         """The model (seeded: the same initial parameters on every rank), Adam, loss, step."""
@@ -197,17 +197,29 @@ class Trainer:
         epoch, self.state.position, _ = pulled[-1]
         if epoch != self.state.epoch:
             self.state.epoch, self.state.earlier = epoch, []
-        self.window += torch.tensor([result.loss, result.nll, result.tokens], dtype=torch.float64)
+        self.window += result.sums
         return result
 
     def _out_of_time(self, deadline: float | None) -> bool:
-        """Whether the wall-clock budget is spent; rank 0's clock decides for every rank."""
+        """Whether the wall-clock budget is spent; rank 0's clock decides for every rank, asked
+        when the loop logs (asking waits for every rank's GPU)."""
         if deadline is None:
             return False
+        if self.dist.world_size == 1:
+            return self._say_out_of_time(time.monotonic() >= deadline)
+        if self.state.step % self.cfg.log_every:
+            return False
         up = bool(self.dist.from_main(torch.tensor([float(time.monotonic() >= deadline)])).item())
+        return self._say_out_of_time(up)
+
+    def _say_out_of_time(self, up: bool) -> bool:
         if up and self.cfg.progress and self.dist.main:
             tqdm.write(f"step {self.state.step}: time budget of {self.cfg.max_minutes} min spent")
         return up
+
+    def _new_window(self) -> torch.Tensor:
+        """The sums (loss, NLL, target tokens) of the steps since the last log, on the device."""
+        return torch.zeros(3, dtype=torch.float64, device=self.dist.device)
 
     def _log_train(self, last: StepResult, bar: tqdm) -> None:
         """Log the steps since the last record (loss, perplexity, tokens/s: summed over ranks)
@@ -220,7 +232,7 @@ class Trainer:
             f"{record['tgt_tokens_per_s']:,.0f} tok/s"
         )
         self.log.append(record)
-        self.window, self.started = torch.zeros(3, dtype=torch.float64), time.perf_counter()
+        self.window, self.started = self._new_window(), time.perf_counter()
 
     # --- validation, checkpoints, early stopping ---
 

@@ -1,0 +1,133 @@
+"""Decoding speed on a device: fanyi's search against Hugging Face ``MarianMTModel.generate`` on
+the same random weights (mapped across by ``decode_peers.py`` and checked to give fanyi's
+log-probabilities), greedy and beam 4, at batch 1 and batch 64, both in bf16 where the device
+computes it natively (fp32 elsewhere).
+
+Every system generates 30 tokens per source (EOS held back until then), so both do the same
+work; the figure is generated target tokens per second, the median of ``--rounds`` timed runs
+after one warm-up, the systems interleaved. Ends with one JSON line.
+
+    python benchmarks/gpu_decode.py --device cuda              # scripts/gpu-check.sh runs this
+    python benchmarks/gpu_decode.py --device cpu --sizes tiny --batches 1,4 --rounds 1   # smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable
+
+import torch
+from torch import Tensor
+
+from decode_peers import BOS, EOS, check_marian, marian_from_fanyi, random_model
+from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.device import bf16_native, resolve_device
+
+SIZES = {
+    "tiny": {"d_model": 256, "d_ff": 1024, "h": 4, "N": 3, "vocab": 8000},
+    "base": {"d_model": 512, "d_ff": 2048, "h": 8, "N": 6, "vocab": 32000},
+}
+NEW_TOKENS = 30
+
+
+def sources(vocab: int, rows: int, device: torch.device) -> Tensor:
+    """``rows`` right-padded sources of 20-30 ordinary tokens."""
+    g = torch.Generator().manual_seed(1)
+    lengths = torch.randint(20, 31, (rows,), generator=g)
+    src = torch.randint(4, vocab, (rows, 30), generator=g)
+    return src.masked_fill(torch.arange(30) >= lengths[:, None], 0).to(device)
+
+
+def fanyi_run(model, src: Tensor, beam: int, dtype: str) -> Callable[[], int]:
+    config = DecodeConfig(
+        beam=beam, max_len_a=0, max_len_b=NEW_TOKENS - 1, min_len=NEW_TOKENS - 1, dtype=dtype
+    )  # 29 tokens + the forced EOS: 30 decoder steps, like the peer's 30 tokens
+    return lambda: sum(len(h[0].tokens) + 1 for h in decode(model, src, config))
+
+
+def hf_run(marian, src: Tensor, beam: int) -> Callable[[], int]:
+    @torch.inference_mode()
+    def run() -> int:
+        out = marian.generate(
+            input_ids=src,
+            attention_mask=src != 0,
+            num_beams=beam,
+            do_sample=False,
+            max_new_tokens=NEW_TOKENS,
+            min_new_tokens=NEW_TOKENS,
+            decoder_start_token_id=BOS,
+            eos_token_id=EOS,
+            pad_token_id=marian.config.pad_token_id,
+        )  # b x (1 + 30): the start token, then the generated ones
+        return (out.size(1) - 1) * out.size(0)
+
+    return run
+
+
+def timed(run: Callable[[], int], device: torch.device) -> float:
+    """Generated tokens per second of one run."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    start = time.perf_counter()
+    tokens = run()
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    return tokens / (time.perf_counter() - start)
+
+
+def measure_size(name: str, device: torch.device, batches: list[int], rounds: int) -> list[dict]:
+    """Each (batch, beam) setting: fanyi's and MarianMT's tokens/s and their ratio."""
+    size = SIZES[name]
+    model = random_model(size)
+    marian = marian_from_fanyi(model)
+    probe = sources(size["vocab"], 4, torch.device("cpu"))
+    diff = check_marian(model, marian, probe, probe[:, :12].clamp(min=4))
+    dtype = "bf16" if bf16_native(device) else "fp32"
+    torch_dtype = torch.bfloat16 if dtype == "bf16" else torch.float32
+    ours = prepare_model(model.to(device), DecodeConfig(dtype=dtype))
+    marian = marian.to(device=device, dtype=torch_dtype).eval()
+    rows = []
+    for batch in batches:
+        src = sources(size["vocab"], batch, device)
+        for beam in (1, 4):
+            runs = {"fanyi": fanyi_run(ours, src, beam, dtype), "hf": hf_run(marian, src, beam)}
+            for run in runs.values():
+                run()  # warm-up: kernels chosen, caches allocated
+            figures: dict[str, list[float]] = {k: [] for k in runs}
+            for _ in range(rounds):
+                for key, run in runs.items():
+                    figures[key].append(timed(run, device))
+            fanyi, hf = (statistics.median(figures[k]) for k in ("fanyi", "hf"))
+            row = {"size": name, "batch": batch, "beam": beam, "dtype": dtype}
+            row |= {"fanyi_tok_s": round(fanyi), "hf_generate_tok_s": round(hf)}
+            row |= {"ratio": round(fanyi / hf, 2), "max_logprob_diff_fp32": round(diff, 6)}
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default="cuda", help="cpu, cuda, cuda:N or auto")
+    parser.add_argument("--sizes", default="tiny,base")
+    parser.add_argument("--batches", default="1,64")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    device = resolve_device(args.device)
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
+    batches = [int(b) for b in args.batches.split(",")]
+    rows = []
+    for size in args.sizes.split(","):
+        try:
+            rows += measure_size(size, device, batches, args.rounds)
+        except Exception as error:  # one failing size costs its rows, not the others'
+            rows.append({"size": size, "error": f"{type(error).__name__}: {error}"[:300]})
+            print(json.dumps(rows[-1]), flush=True)
+    print(json.dumps({"device": name, "torch": torch.__version__, "results": rows}))
+
+
+if __name__ == "__main__":
+    main()
