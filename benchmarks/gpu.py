@@ -26,6 +26,8 @@ import torch
 from fanyi.data.batching import Batch
 from fanyi.device import bf16_native, resolve_device
 from fanyi.model import ModelConfig, build_model
+from fanyi.train.context import TrainContext
+from fanyi.train.distributed import Distributed
 from fanyi.train.loss import LabelSmoothingLoss
 from fanyi.train.step import StepSettings, adam, train_step
 from gpu_peers import PEERS, Step
@@ -46,15 +48,20 @@ def batch(vocab: int, tokens: int, device: torch.device) -> Batch:
     return Batch(src, tgt_in, tgt_out, rows * LENGTH)
 
 
-def flops_per_step(model: torch.nn.Module, tokens: int) -> float:
-    """6 FLOPs per parameter and token (forward and backward), each side's own parameters per
-    its tokens (equal lengths here); attention's quadratic part left out."""
-    return 6.0 * sum(p.numel() for p in model.parameters()) * tokens
+def flops_per_step(size: str, tokens: int) -> float:
+    """The model FLOPs of a step, from the shape alone (the same for every system): 6 per weight
+    of a matrix product and token, forward and backward (Kaplan et al. 2020), over an encoder
+    layer's 4d² + 2d·d_ff, a decoder layer's 8d² + 2d·d_ff and the output projection's d·V
+    (sources as long as targets here); embedding lookups and attention's quadratic part (32
+    tokens) left out."""
+    s = SIZES[size]
+    d, d_ff = s["d_model"], s["d_ff"]
+    encoder = s["N_enc"] * (4 * d * d + 2 * d * d_ff)
+    decoder = s["N_dec"] * (8 * d * d + 2 * d * d_ff)
+    return 6.0 * (encoder + decoder + d * s["vocab"]) * tokens
 
 
-def fanyi_step(
-    size: str, device: torch.device, autocast, fused: bool, compiled: bool
-) -> tuple[torch.nn.Module, Step]:
+def fanyi_step(size: str, device: torch.device, autocast, fused: bool, compiled: bool) -> Step:
     """fanyi's model and ``train_step`` (fused Adam on a GPU unless not ``fused``; the model
     under ``torch.compile`` when ``compiled``)."""
     shape = dict(SIZES[size])
@@ -65,15 +72,19 @@ def fanyi_step(
     if not fused:
         optimizer = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9)
     criterion, settings = LabelSmoothingLoss(0.1, config.pad_id), StepSettings(config.d_model, 4000)
-    forward = torch.compile(model) if compiled else model
+    dtype = "bf16" if bf16_native(device) else "fp32"  # where measure's autocast is on
+    forward = torch.compile(model) if compiled else None
+    ctx = TrainContext(
+        model, optimizer, criterion, settings, Distributed(device=device), dtype, forward
+    )
     count = itertools.count(1)
 
     def step(src: torch.Tensor, tgt_in: torch.Tensor, tgt_out: torch.Tensor) -> torch.Tensor:
         batch = Batch(src, tgt_in, tgt_out, tgt_out.numel())
-        result = train_step(forward, optimizer, criterion, [batch], next(count), settings, autocast)
+        result = train_step(ctx, [batch], next(count))
         return result.sums
 
-    return model, step
+    return step
 
 
 def measure(
@@ -85,11 +96,9 @@ def measure(
     autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16)
     shape, vocab = SIZES[size], SIZES[size]["vocab"]
     if system.startswith("fanyi"):
-        model, step = fanyi_step(
-            size, device, autocast, "unfused" not in system, "compile" in system
-        )
+        step = fanyi_step(size, device, autocast, "unfused" not in system, "compile" in system)
     else:
-        model, step = PEERS[system](shape, vocab, device, autocast)
+        step = PEERS[system](shape, vocab, device, autocast)
     batches = [batch(vocab, tokens, device) for _ in range(4)]
     for i in range(1, 6 + steps):
         if i == 6:
@@ -108,7 +117,7 @@ def measure(
         "batch_tokens": tokens,
         "dtype": "bf16" if bf16 else "fp32",
         "tgt_tokens_per_s": round(ntokens / seconds),
-        "tflops": round(flops_per_step(model, ntokens) / seconds / 1e12, 2),
+        "tflops": round(flops_per_step(size, ntokens) / seconds / 1e12, 2),
     }
 
 

@@ -54,7 +54,7 @@ class TorchTransformer(nn.Module):
         return self.out(hidden)
 
 
-def torch_step(shape: dict, vocab: int, device: torch.device, autocast) -> tuple[nn.Module, Step]:
+def torch_step(shape: dict, vocab: int, device: torch.device, autocast) -> Step:
     model = TorchTransformer(
         shape["d_model"], shape["d_ff"], shape["h"], shape["N_enc"], shape["N_dec"], vocab
     ).to(device)
@@ -72,10 +72,11 @@ def torch_step(shape: dict, vocab: int, device: torch.device, autocast) -> tuple
         optimizer.zero_grad(set_to_none=True)
         return loss.detach()
 
-    return model.train(), step
+    model.train()
+    return step
 
 
-def marian_step(shape: dict, vocab: int, device: torch.device, autocast) -> tuple[nn.Module, Step]:
+def marian_step(shape: dict, vocab: int, device: torch.device, autocast) -> Step:
     from transformers import MarianConfig, MarianMTModel
 
     config = MarianConfig(
@@ -106,7 +107,8 @@ def marian_step(shape: dict, vocab: int, device: torch.device, autocast) -> tupl
         optimizer.zero_grad(set_to_none=True)
         return loss.detach()
 
-    return model.train(), step
+    model.train()
+    return step
 
 
 PEERS = {"torch": torch_step, "marian": marian_step}
