@@ -23,10 +23,9 @@ from pathlib import Path
 import yaml
 
 from .atomic import fsync_files, replace_dir, staged_dir
+from .filenames import CONFIG_FILE, MODEL_FILE
 from .model_dir import (
-    CONFIG_FILE,
     ENSEMBLE_KEY,
-    MODEL_FILE,
     Checkpoint,
     claim_output,
     read_checkpoint,

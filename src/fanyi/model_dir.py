@@ -29,13 +29,16 @@ from torch import Tensor
 from . import config as config_io
 from .atomic import fsync, fsync_files, replace_dir, staged_dir, write_json_atomic
 from .data import DataConfig
+from .filenames import (
+    AVERAGED_DIR,
+    CONFIG_FILE,
+    CT2_CONFIG_FILE,
+    CT2_MODEL_FILE,
+    INDEX_FILE,
+    MODEL_FILE,
+)
 from .model import ModelConfig, Transformer, build_model
 
-MODEL_FILE = "model.safetensors"
-CT2_MODEL_FILE, CT2_CONFIG_FILE = "model.bin", "config.json"  # a CTranslate2 model's (interop)
-CONFIG_FILE = "config.yaml"
-INDEX_FILE = "checkpoints.json"
-AVERAGED_DIR = "averaged"  # default output of `fanyi average RUN`
 ENSEMBLE_KEY = "ensemble"  # config.yaml of an ensemble directory: its members (ensemble_dir.py)
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle")
 # libyaml's safe loader where PyYAML was built with it: 5-10x faster at a model's config.yaml

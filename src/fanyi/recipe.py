@@ -29,12 +29,12 @@ from .data.manifest import Manifest, read_pairs
 from .decode.config import Dtype
 from .decode.translator import Translator
 from .evaluate import evaluate
-from .model_dir import AVERAGED_DIR, INDEX_FILE, average_run, read_checkpoint, read_index
+from .filenames import AVERAGED_DIR, INDEX_FILE, TRAIN_CONFIG_FILE
+from .model_dir import average_run, read_checkpoint, read_index
 from .train import TrainConfig
 from .train.log import read_log
 
 RECIPES = Path("configs") / "recipes"
-TRAIN_CONFIG_FILE = "train.yaml"  # in the run directory: the merged training config
 
 
 @dataclass

@@ -12,7 +12,8 @@ from fanyi.cli import main
 from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.ensemble import Ensemble
 from fanyi.ensemble_dir import ensemble_members, first_member, write_ensemble_dir
-from fanyi.model_dir import CONFIG_FILE, load_model, write_decode_defaults, write_model_dir
+from fanyi.filenames import CONFIG_FILE
+from fanyi.model_dir import load_model, write_decode_defaults, write_model_dir
 from tiny_translator import tiny_de_en_model_dir, tiny_model_dir
 
 TEXTS = ["我们走吧。", "Tom is here.", "他很高兴。她也是。"]

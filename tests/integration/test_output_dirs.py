@@ -10,7 +10,7 @@ import pytest
 
 from fanyi.atomic import staged_dir
 from fanyi.cli import main
-from fanyi.model_dir import CONFIG_FILE, MODEL_FILE
+from fanyi.filenames import CONFIG_FILE, MODEL_FILE
 from tiny_marian import build
 from tiny_translator import tiny_model_dir
 

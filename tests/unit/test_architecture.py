@@ -15,7 +15,14 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 # evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what validation uses; tune chooses α with evaluate; distill translates training data); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
-    ["fanyi._version", "fanyi.config", "fanyi.atomic", "fanyi.host", "fanyi.device"],
+    [
+        "fanyi._version",
+        "fanyi.config",
+        "fanyi.atomic",
+        "fanyi.filenames",
+        "fanyi.host",
+        "fanyi.device",
+    ],
     ["fanyi.model"],
     ["fanyi.lang", "fanyi.scores"],
     ["fanyi.data"],

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from .. import config as config_io
 from .. import runtime
-from ..model_dir import INDEX_FILE, read_checkpoint, resolve
+from ..filenames import INDEX_FILE
+from ..model_dir import read_checkpoint, resolve
 from ..train import TrainConfig, train
 from ..train.state import saved_train_config
 

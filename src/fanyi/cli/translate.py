@@ -34,7 +34,7 @@ from ..decode import DecodeConfig
 from ..decode.translation import Translation
 from ..decode.translator import MAX_BATCH_TOKENS, Translator, resolve_model_dir
 from ..device import DEVICES
-from ..model_dir import CONFIG_FILE
+from ..filenames import CONFIG_FILE
 from ..runtime import MAX_THREADS, set_threads
 from .arguments import at_least, device
 from .progress import Progress

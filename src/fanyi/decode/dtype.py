@@ -26,8 +26,9 @@ import torch
 
 from .. import host
 from ..device import bf16_native
+from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
 from ..model import Transformer
-from ..model_dir import MODEL_FILE, Checkpoint
+from ..model_dir import Checkpoint
 from .config import DecodeConfig, Dtype
 from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
@@ -35,7 +36,6 @@ from .search import decode
 
 MARGIN = 0.05  # a dtype must beat fp32 by 5% (timing noise stays with fp32)
 SOURCES, LENGTH, STEPS, ROUNDS = 4, 16, 12, 2  # the timed batch: sources x tokens, steps, best of
-CACHE_FILE = "dtype.json"
 
 
 def candidates(config: DecodeConfig, flags: frozenset[str], device: torch.device) -> list[Dtype]:
@@ -174,14 +174,14 @@ def _cache_key(
 def _read_cache() -> dict[str, Dtype]:
     """The cached choices (none when the file is missing or unreadable: it is only a cache)."""
     try:
-        return json.loads((cache_dir() / CACHE_FILE).read_text(encoding="utf-8"))
+        return json.loads((cache_dir() / DTYPE_CACHE_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 
 
 def _write_cache(choices: dict[str, Dtype]) -> None:
     """Write the choices through a temporary file; a cache that cannot be written is skipped."""
-    path = cache_dir() / CACHE_FILE
+    path = cache_dir() / DTYPE_CACHE_FILE
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

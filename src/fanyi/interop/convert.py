@@ -28,14 +28,21 @@ from torch import Tensor
 from .._version import __version__
 from ..config import to_dict
 from ..data.vocab import Vocab
+from ..filenames import (
+    HF_CONFIG_FILE,
+    HF_GENERATION_CONFIG_FILE,
+    HF_TOKENIZER_CONFIG_FILE,
+    HF_TORCH_WEIGHTS_FILE,
+    HF_WEIGHTS_FILE,
+    SOURCE_SPM,
+    TARGET_SPM,
+    VOCAB_JSON,
+)
 from ..model import ModelConfig, Transformer, build_model
 from ..model_dir import claim_output, load_into, read_tensors, write_model_dir
 from . import marian
 from .marian_npz import Release, read_release, release_npz
 
-VOCAB_FILES = ("source.spm", "target.spm", "vocab.json")
-SAFETENSORS, TORCH_WEIGHTS = "model.safetensors", "pytorch_model.bin"
-GENERATION_CONFIG = "generation_config.json"
 PICKLES = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.pkl", "*.pickle")
 _OPUS_NAME = re.compile(r"opus-mt-([a-z]{2,3})-([a-z]{2,3})$")
 SAFE_CONVERSION = (
@@ -59,10 +66,10 @@ def convert_marian(
     release: ``marian_npz.py``), over a model only with ``overwrite``, over anything else never."""
     out = claim_output(out, overwrite)
     directory = locate(source, revision)
-    tokenizer = read_json(directory / "tokenizer_config.json", required=False)
+    tokenizer = read_json(directory / HF_TOKENIZER_CONFIG_FILE, required=False)
     if tokenizer.get("separate_vocabs"):
         raise ValueError("unsupported MarianMT feature: separate_vocabs (target_vocab.json)")
-    npz = None if (directory / "config.json").is_file() else release_npz(directory)
+    npz = None if (directory / HF_CONFIG_FILE).is_file() else release_npz(directory)
     found = read_checkpoint(directory) if npz is None else read_release(directory, npz)
     model_config = marian.model_config(found.config)
     check_vocabularies(directory, found.table, model_config)
@@ -70,9 +77,9 @@ def convert_marian(
     langs = languages(source, tokenizer, src_lang, tgt_lang)
     decode = marian.decode_defaults(found.generation)
     with tempfile.TemporaryDirectory() as tmp:
-        table = Path(tmp) / "vocab.json"  # as read (a Marian release has none of its own)
+        table = Path(tmp) / VOCAB_JSON  # as read (a Marian release has none of its own)
         table.write_text(json.dumps(found.table, ensure_ascii=False), encoding="utf-8")
-        vocab_files = [directory / "source.spm", directory / "target.spm", table]
+        vocab_files = [directory / SOURCE_SPM, directory / TARGET_SPM, table]
         return write_model_dir(
             out, model.eval(), sections(model_config, langs, source, decode), vocab_files
         )
@@ -80,9 +87,10 @@ def convert_marian(
 
 def read_checkpoint(directory: Path) -> Release:
     """A Hugging Face MarianMT directory's config, vocabulary table, weights and beam."""
-    config = read_json(directory / "config.json")
-    generation = read_json(directory / GENERATION_CONFIG, required=False) or config
-    return Release(config, read_json(directory / "vocab.json"), read_weights(directory), generation)
+    config = read_json(directory / HF_CONFIG_FILE)
+    generation = read_json(directory / HF_GENERATION_CONFIG_FILE, required=False) or config
+    table = read_json(directory / VOCAB_JSON)
+    return Release(config, table, read_weights(directory), generation)
 
 
 def locate(source: str, revision: str | None = None) -> Path:
@@ -105,7 +113,7 @@ def locate(source: str, revision: str | None = None) -> Path:
         from huggingface_hub import list_repo_files, snapshot_download
 
         files = set(list_repo_files(source, revision=revision))
-        weights = SAFETENSORS if SAFETENSORS in files else TORCH_WEIGHTS
+        weights = HF_WEIGHTS_FILE if HF_WEIGHTS_FILE in files else HF_TORCH_WEIGHTS_FILE
         patterns = ["*.json", "*.spm", weights]
         return Path(snapshot_download(source, revision=revision, allow_patterns=patterns))
     except Exception as error:  # no network, no such repository, no huggingface_hub: one line
@@ -134,16 +142,16 @@ def check_vocabularies(directory: Path, table: dict[str, Any], c: ModelConfig) -
     """The vocabulary ``table`` must give every id below the model's vocabulary size, specials
     agreeing, and ``source.spm`` and ``target.spm`` must be SentencePiece models."""
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in table.values()):
-        raise ValueError("vocab.json: expected an object of piece → integer id")
+        raise ValueError(f"{VOCAB_JSON}: expected an object of piece → integer id")
     ids = sorted(set(table.values()))
     if ids != list(range(len(ids))) or len(ids) > c.tgt_vocab_size:
-        raise ValueError(f"vocab.json: ids are not 0..n-1 with n ≤ vocab_size {c.tgt_vocab_size}")
+        raise ValueError(f"{VOCAB_JSON}: ids are not 0..n-1 with n ≤ vocab_size {c.tgt_vocab_size}")
     for piece, expected in (("<pad>", c.pad_id), ("</s>", c.eos_id)):
         if table.get(piece) != expected:
             raise ValueError(
-                f"vocab.json: {piece} is {table.get(piece)}, the config says {expected}"
+                f"{VOCAB_JSON}: {piece} is {table.get(piece)}, the config says {expected}"
             )
-    for name in VOCAB_FILES[:2]:
+    for name in (SOURCE_SPM, TARGET_SPM):
         Vocab(directory / name, table)
 
 
@@ -161,15 +169,17 @@ def load_weights(directory: Path, weights: dict[str, Tensor], c: ModelConfig) ->
 
 def read_weights(directory: Path) -> dict[str, Tensor]:
     """The checkpoint's tensors: safetensors, else a PyTorch file holding tensors only."""
-    if (directory / SAFETENSORS).is_file():
-        return read_tensors(directory / SAFETENSORS)[0]  # a pickle under this name is refused
-    if (directory / TORCH_WEIGHTS).is_file():
-        return torch_weights(directory / TORCH_WEIGHTS)
+    if (directory / HF_WEIGHTS_FILE).is_file():
+        return read_tensors(directory / HF_WEIGHTS_FILE)[0]  # a pickle under this name is refused
+    if (directory / HF_TORCH_WEIGHTS_FILE).is_file():
+        return torch_weights(directory / HF_TORCH_WEIGHTS_FILE)
     pickles = sorted(p.name for pattern in PICKLES for p in directory.glob(pattern))
     if pickles:
         message = SAFE_CONVERSION.format(path=directory / pickles[0])
-        raise ValueError(f"{directory} holds {', '.join(pickles)} but no {SAFETENSORS}: {message}")
-    raise FileNotFoundError(f"{directory} has no {SAFETENSORS} or {TORCH_WEIGHTS}")
+        raise ValueError(
+            f"{directory} holds {', '.join(pickles)} but no {HF_WEIGHTS_FILE}: {message}"
+        )
+    raise FileNotFoundError(f"{directory} has no {HF_WEIGHTS_FILE} or {HF_TORCH_WEIGHTS_FILE}")
 
 
 def torch_weights(path: Path) -> dict[str, Tensor]:
@@ -196,7 +206,7 @@ def languages(
     if not src or not tgt or src == tgt:
         raise ValueError("cannot tell the languages from the name: give --src-lang and --tgt-lang")
     if not all(isinstance(lang, str) for lang in (src, tgt)):
-        raise ValueError("tokenizer_config.json: source_lang and target_lang must be strings")
+        raise ValueError(f"{HF_TOKENIZER_CONFIG_FILE}: source_lang and target_lang must be strings")
     return src, tgt
 
 
@@ -207,12 +217,7 @@ def sections(
     of the data settings only what describes the model's text (no corpus was prepared)."""
     src, tgt = langs
     data = {"train": "", "src_lang": src, "tgt_lang": tgt, "columns": {src: 0, tgt: 1}}
-    vocab = {
-        "src_model": "source.spm",
-        "tgt_model": "target.spm",
-        "joint": True,
-        "ids": "vocab.json",
-    }
+    vocab = {"src_model": SOURCE_SPM, "tgt_model": TARGET_SPM, "joint": True, "ids": VOCAB_JSON}
     return {
         "model": to_dict(model),
         "data": {**data, "nfkc": False, "t2s": False},

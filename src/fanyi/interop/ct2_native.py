@@ -17,13 +17,22 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..data import DataConfig
+from ..filenames import (
+    CT2_CONFIG_FILE,
+    CT2_MODEL_FILE,
+    HF_TOKENIZER_CONFIG_FILE,
+    MARIAN_VOCAB_FILES,
+    SOURCE_SPM,
+    TARGET_SPM,
+    VOCAB_JSON,
+)
 from ..model import ModelConfig
-from ..model_dir import CT2_CONFIG_FILE, CT2_MODEL_FILE, Checkpoint
-from .convert import VOCAB_FILES, languages, read_json
+from ..model_dir import Checkpoint
+from .convert import languages, read_json
 
 CONVERTER = (
-    "ct2-transformers-converter --model MODEL --output_dir DIR --copy_files source.spm "
-    "target.spm vocab.json tokenizer_config.json"
+    "ct2-transformers-converter --model MODEL --output_dir DIR --copy_files "
+    f"{' '.join(MARIAN_VOCAB_FILES)} {HF_TOKENIZER_CONFIG_FILE}"
 )
 MAX_VARIABLES = 1 << 20
 Variables = dict[str, tuple[int, ...] | int]  # model.bin's: shapes, and the values of scalars
@@ -69,21 +78,21 @@ def _string(f: BinaryIO) -> str:
 def native_checkpoint(path: Path, variables: Variables) -> Checkpoint:
     """What fanyi needs to translate with the MarianMT model CTranslate2 converted into ``path``
     (no ``config.yaml``): its vocabulary files, languages, special ids and sizes."""
-    missing = [name for name in VOCAB_FILES if not (path / name).is_file()]
+    missing = [name for name in MARIAN_VOCAB_FILES if not (path / name).is_file()]
     if missing:
         raise ValueError(
             f"{path} is a CTranslate2 model without fanyi's config.yaml or MarianMT's "
             f"{', '.join(missing)}; convert it so: {CONVERTER}"
         )
-    config, table = read_json(path / CT2_CONFIG_FILE), read_json(path / "vocab.json")
+    config, table = read_json(path / CT2_CONFIG_FILE), read_json(path / VOCAB_JSON)
     eos = table.get(str(config.get("eos_token", "</s>")))
     if eos is None or "<pad>" not in table:
-        raise ValueError(f"{path / 'vocab.json'}: no <pad> or end token: not MarianMT's table")
+        raise ValueError(f"{path / VOCAB_JSON}: no <pad> or end token: not MarianMT's table")
     vocab = {
-        "src_model": "source.spm",
-        "tgt_model": "target.spm",
+        "src_model": SOURCE_SPM,
+        "tgt_model": TARGET_SPM,
         "joint": True,
-        "ids": "vocab.json",
+        "ids": VOCAB_JSON,
     }
     model = model_config(variables, len(table), table["<pad>"], eos)
     info = {"converted_by": "CTranslate2"}
@@ -93,12 +102,12 @@ def native_checkpoint(path: Path, variables: Variables) -> Checkpoint:
 def text_settings(path: Path) -> DataConfig:
     """The languages of the model in ``path`` (from its tokenizer config or an opus-mt-xx-yy
     name), its text read as it is (MarianMT does not normalise)."""
-    tokenizer = read_json(path / "tokenizer_config.json", required=False)
+    tokenizer = read_json(path / HF_TOKENIZER_CONFIG_FILE, required=False)
     try:
         src, tgt = languages(path.name, tokenizer, None, None)
     except ValueError:
         raise ValueError(
-            f"cannot tell the languages of {path}: copy the model's tokenizer_config.json into "
+            f"cannot tell the languages of {path}: copy the model's {HF_TOKENIZER_CONFIG_FILE} into "
             "it, or name it opus-mt-SRC-TGT"
         ) from None
     columns = {src: 0, tgt: 1}

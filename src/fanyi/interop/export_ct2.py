@@ -21,11 +21,12 @@ from torch import nn
 
 from ..atomic import fsync_files, replace_dir, staged_dir
 from ..data.vocab import Vocab, model_vocabularies
+from ..filenames import CONFIG_FILE
 from ..model import MultiHeadAttention, Transformer
 from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoid_table
 from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
-from ..model_dir import CONFIG_FILE, Checkpoint, load_model
+from ..model_dir import Checkpoint, load_model
 from .export_hf import fresh_directory
 from .model_card import write_model_card
 

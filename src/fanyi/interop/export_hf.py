@@ -21,13 +21,12 @@ from torch import Tensor
 
 from ..atomic import fsync_files, replace_dir, staged_dir
 from ..data.vocab import model_vocabularies
+from ..filenames import SOURCE_SPM, TARGET_SPM, VOCAB_JSON
 from ..model import Transformer
 from ..model_dir import Checkpoint, load_model
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
 from .model_card import write_model_card
-
-SOURCE_SPM, TARGET_SPM, VOCAB_JSON = "source.spm", "target.spm", "vocab.json"
 
 
 def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) -> Path:

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 from torch import Tensor
 
+from ..filenames import HF_CONFIG_FILE, HF_GENERATION_CONFIG_FILE
 from ..model import ModelConfig
 from ..model.embedding import sinusoid_table
 
@@ -113,7 +114,7 @@ def checked_sizes(config: dict[str, Any]) -> dict[str, int]:
     return size
 
 
-def integer(value: Any, key: str, low: int, high: int, where: str = "config.json") -> int:
+def integer(value: Any, key: str, low: int, high: int, where: str = HF_CONFIG_FILE) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValueError(f"{where}: {key} must be an integer from {low} to {high}, not {value!r}")
     return value
@@ -123,7 +124,7 @@ def rate(config: dict[str, Any], key: str, default: float) -> float:
     """A dropout rate of ``config``: a number in [0, 1)."""
     value = config.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
-        raise ValueError(f"config.json: {key} must be a number in [0, 1), not {value!r}")
+        raise ValueError(f"{HF_CONFIG_FILE}: {key} must be a number in [0, 1), not {value!r}")
     return float(value)
 
 
@@ -200,7 +201,7 @@ def decode_defaults(generation: dict[str, Any]) -> dict[str, Any]:
     beams = generation.get("num_beams")
     if beams is None:
         return {}
-    return {"beam": integer(beams, "num_beams", 1, MAX_BEAMS, "generation_config.json")}
+    return {"beam": integer(beams, "num_beams", 1, MAX_BEAMS, HF_GENERATION_CONFIG_FILE)}
 
 
 def generation_config(c: ModelConfig, beam: int) -> dict[str, Any]:

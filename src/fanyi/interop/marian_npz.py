@@ -20,6 +20,8 @@ import torch
 import yaml
 from torch import Tensor
 
+from ..filenames import MARIAN_DECODER_FILE
+
 CONFIG_KEY = "special:model.yml"
 PAD = "<pad>"
 LAYER = {  # within a layer: Marian's name → MarianMT's
@@ -82,7 +84,7 @@ def read_release(directory: Path, npz: Path) -> Release:
     table = vocabulary(directory)
     config = marian_config(options, table)
     weights = marian_weights(arrays, options)
-    decoder = directory / "decoder.yml"
+    decoder = directory / MARIAN_DECODER_FILE
     beam = read_yaml(decoder).get("beam-size") if decoder.is_file() else None
     return Release(config, table, weights, {} if beam is None else {"num_beams": cast(beam)})
 

@@ -14,10 +14,10 @@ from .. import config as config_io
 from ..data.download import REGISTRY
 from ..data.hsk import LICENSE as HSK_LICENSE
 from ..data.hsk import PACKAGE as HSK_PACKAGE
-from ..model_dir import CONFIG_FILE, Checkpoint, read_yaml
+from ..filenames import CONFIG_FILE, MODEL_CARD_FILE, PREPROCESS_FILE
+from ..model_dir import Checkpoint, read_yaml
 from . import preprocess
 
-CARD, PREPROCESS = "README.md", "preprocess.py"
 SHARE_ALIKE = "CC-BY-SA-4.0"
 HSK_URL = "https://github.com/no7z/hsk-sentences-audio"
 EXAMPLES = {
@@ -62,9 +62,11 @@ def write_model_card(
     """``README.md`` (and ``preprocess.py`` where the model normalises its input) in ``into``,
     the directory being written for export ``out`` of ``checkpoint`` to ``kind`` (ctranslate2,
     huggingface); the card's code loads ``out``, the name the export ends up with."""
-    (into / CARD).write_text(model_card(checkpoint, out, kind, parameters), encoding="utf-8")
+    (into / MODEL_CARD_FILE).write_text(
+        model_card(checkpoint, out, kind, parameters), encoding="utf-8"
+    )
     if checkpoint.data.nfkc or checkpoint.data.t2s:
-        shutil.copyfile(preprocess.__file__, into / PREPROCESS)
+        shutil.copyfile(preprocess.__file__, into / PREPROCESS_FILE)
 
 
 def model_card(checkpoint: Checkpoint, out: Path, kind: str, parameters: int) -> str:
@@ -170,11 +172,11 @@ def preprocessing_section(checkpoint: Checkpoint) -> str:
     return (
         "The model was trained on normalised text; feed it text normalised the same way, or it "
         "scores lower (Traditional Chinese, full-width Latin letters and digits). "
-        f"`{PREPROCESS}`, beside this card, is fanyi's normalisation without fanyi (needs "
+        f"`{PREPROCESS_FILE}`, beside this card, is fanyi's normalisation without fanyi (needs "
         "`pip install opencc`): NFKC everywhere except the full-width punctuation of Chinese "
         "(，？！：…), whitespace and zero-width runs to one space, and Chinese converted "
         f"Traditional → Simplified (OpenCC `t2s`): `{normalise_call(checkpoint, example, src)}`, "
-        f"or `python {PREPROCESS} {src} < raw.txt`. fanyi also translates each sentence of a "
+        f"or `python {PREPROCESS_FILE} {src} < raw.txt`. fanyi also translates each sentence of a "
         "line on its own (split after 。！？ and . ! ?): the model learned from single sentences."
     )
 
@@ -218,7 +220,7 @@ def preamble(checkpoint: Checkpoint, imports: list[str], model: str) -> list[str
         *imports,
         "",
         f"MODEL = {literal(model)}",
-        f"sys.path.insert(0, MODEL)  # {PREPROCESS}",
+        f"sys.path.insert(0, MODEL)  # {PREPROCESS_FILE}",
         "from preprocess import normalise",
         "",
     ]

@@ -30,7 +30,7 @@ from ..decode.config import MAX_BEAM
 from ..decode.translation import Translation as Result
 from ..decode.translation import unicode_problem
 from ..decode.translator import Translator
-from ..model_dir import INDEX_FILE
+from ..filenames import INDEX_FILE
 from . import schemas
 from .batching import Batcher, Overloaded
 

@@ -22,12 +22,10 @@ from torch import Tensor
 
 from .. import config as config_io
 from ..data.download import sha256_file
+from ..filenames import STATE_JSON, STATE_TENSORS
 from ..model_dir import Checkpoint, read_tensors, refuse_pickle, resolve
 from .config import RESUMABLE_CHANGES, TrainConfig
 from .distributed import Distributed
-
-STATE_TENSORS = "training_state.safetensors"
-STATE_JSON = "training_state.json"
 
 
 @dataclass

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from fanyi.decode import DecodeConfig, decode, dtype
+from fanyi.filenames import DTYPE_CACHE_FILE
 from tiny_model import tiny_model
 
 CPU = torch.device("cpu")
@@ -16,7 +17,7 @@ ZEN4 = frozenset({"avx2", "avx512f", "avx512_bf16", "avx512_vnni"})
 @pytest.fixture(autouse=True)
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("FANYI_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache" / dtype.CACHE_FILE
+    return tmp_path / "cache" / DTYPE_CACHE_FILE
 
 
 @pytest.fixture
