@@ -27,7 +27,8 @@ import torch
 
 import fanyi
 from fanyi.config import load_yaml, override
-from fanyi.data import DataConfig, TokenBatchSampler, load_split, padding_fraction, prepare
+from fanyi.data import DataConfig, TokenBatchSampler, load_split, padding_fraction
+from fanyi.data.build import prepare
 
 REPO = Path(__file__).resolve().parents[1]
 RECIPES = {

@@ -247,8 +247,8 @@ def tatoeba_throughput(tatoeba: Path, work: Path, args: argparse.Namespace) -> d
         collate,
         load_split,
         load_vocabs,
-        prepare,
     )
+    from fanyi.data.build import prepare
     from fanyi.model import ModelConfig, build_model
     from fanyi.train.loss import LabelSmoothingLoss
     from fanyi.train.step import StepSettings, adam, train_step

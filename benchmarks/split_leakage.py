@@ -17,8 +17,8 @@ import statistics
 
 from common import emit, machine
 from fanyi.config import load_yaml
+from fanyi.data.build.prepare import clean_and_split
 from fanyi.data.config import DataConfig
-from fanyi.data.prepare import clean_and_split
 
 Pair = tuple[str, str]
 

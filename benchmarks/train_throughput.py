@@ -26,15 +26,8 @@ import torch
 from common import emit, interleaved, machine
 from fanyi.cli.allocator import TCMALLOC_ENV, tcmalloc_library
 from fanyi.config import load_yaml, override
-from fanyi.data import (
-    Batch,
-    DataConfig,
-    TokenBatchSampler,
-    collate,
-    load_split,
-    load_vocabs,
-    prepare,
-)
+from fanyi.data import Batch, DataConfig, TokenBatchSampler, collate, load_split, load_vocabs
+from fanyi.data.build import prepare
 from fanyi.model import ModelConfig, build_model
 from fanyi.runtime import set_threads
 from fanyi.train import TrainConfig, train

@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from fanyi.data import DataConfig
-from fanyi.data.prepare import clean_and_split
+from fanyi.data.build.prepare import clean_and_split
 from fanyi.ensemble_dir import first_member
 from fanyi.lang import Normalizer
 

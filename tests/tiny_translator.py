@@ -17,7 +17,8 @@ import pytest
 
 from conftest import corpora
 from fanyi.config import load_yaml, override
-from fanyi.data import DataConfig, prepare
+from fanyi.data import DataConfig
+from fanyi.data.build import prepare
 from fanyi.model_dir import resolve
 from fanyi.train import TrainConfig, train
 

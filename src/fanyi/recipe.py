@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from .config import from_dict, load_yaml, save_yaml, to_dict
-from .data import DataConfig, prepare
+from .data import DataConfig
+from .data.build import prepare
+from .data.build.download import REGISTRY, cache_dir
 from .data.config import resolve_path
-from .data.download import REGISTRY, cache_dir
 from .data.manifest import Manifest, read_pairs
 from .decode.config import Dtype
 from .decode.translator import Translator

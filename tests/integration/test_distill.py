@@ -8,7 +8,7 @@ import pytest
 
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.data import prepare
+from fanyi.data.build import prepare
 from fanyi.data.manifest import read_manifest, read_pairs
 from fanyi.distill import NOTE, distill
 from fanyi.lang import split_sentences

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from fanyi.data import DataConfig, load_vocabs, prepare
+from fanyi.data import DataConfig, load_vocabs
+from fanyi.data.build import prepare
+from fanyi.data.build.split import SPLITS
 from fanyi.data.manifest import SIDES, split_file
 from fanyi.data.shards import TokenShards, read_shard_index
-from fanyi.data.split import SPLITS
 
 SLICES = Path(__file__).resolve().parents[1] / "fixtures" / "data"
 TATOEBA, MULTI30K = SLICES / "tatoeba-cmn-eng" / "cmn.txt", SLICES / "multi30k"

@@ -3,14 +3,8 @@
 from pathlib import Path
 
 from fanyi.config import load_yaml, override
-from fanyi.data import (
-    DataConfig,
-    TokenBatchSampler,
-    collate,
-    load_split,
-    load_vocabs,
-    prepare,
-)
+from fanyi.data import DataConfig, TokenBatchSampler, collate, load_split, load_vocabs
+from fanyi.data.build import prepare
 
 REPO = Path(__file__).resolve().parents[2]
 LINES = 2000

@@ -16,7 +16,8 @@ import torch
 from conftest import corpora
 from fanyi import Translator
 from fanyi.config import load_yaml, override
-from fanyi.data import DataConfig, prepare
+from fanyi.data import DataConfig
+from fanyi.data.build import prepare
 from fanyi.model_dir import load_model, read_index, read_state_dict
 from fanyi.scores import score
 from fanyi.train import TrainConfig, train

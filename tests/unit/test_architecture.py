@@ -1,5 +1,6 @@
 """The package's shape: layers that import only downward, no import cycles, small files and
-functions, and translation that never loads the trainer. Read from the source with ``ast``."""
+functions, and translation that never loads the trainer nor the data build. Read from the source
+with ``ast``."""
 
 import ast
 import subprocess
@@ -11,7 +12,9 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 
 # Bottom to top; a module may import its own layer and those below. The utilities _version,
-# config and atomic are leaves; interop maps other formats to and from model directories, beside them;
+# config and atomic are leaves; data is what training and translation read, data.build what
+# `fanyi prepare` and `fanyi data` write (above it: the read side never imports the build);
+# interop maps other formats to and from model directories, beside them;
 # evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what validation uses; tune chooses α with evaluate; distill translates training data); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
@@ -26,6 +29,7 @@ LAYERS = [
     ["fanyi.model"],
     ["fanyi.lang", "fanyi.scores"],
     ["fanyi.data"],
+    ["fanyi.data.build"],
     ["fanyi.model_dir", "fanyi.ensemble_dir", "fanyi.interop"],
     ["fanyi.decode"],
     ["fanyi.evaluate", "fanyi.tune", "fanyi.distill"],
@@ -111,6 +115,8 @@ def test_the_graph_is_read_correctly():
     assert "fanyi.model_dir" in GRAPH["fanyi.decode.translator"]
     assert "fanyi.config" in GRAPH["fanyi.model_dir"]  # `from . import config as config_io`
     assert "fanyi.lang" in GRAPH["fanyi.data.vocab"]
+    assert "fanyi.data.manifest" in GRAPH["fanyi.data.build.subword"]  # `from ..manifest import`
+    assert layer_of("fanyi.data.manifest") < layer_of("fanyi.data.build.prepare")
     assert layer_of("fanyi.decode.beam") == layer_of("fanyi.decode") < layer_of("fanyi.train")
 
 
@@ -131,15 +137,24 @@ def test_translating_never_imports_the_trainer(entry):
     assert not {m for m in closure(entry) if m.startswith("fanyi.train")}
 
 
+@pytest.mark.parametrize(
+    "entry",
+    ["fanyi.decode.translator", "fanyi.serve.app", "fanyi.cli.translate", "fanyi.train.trainer"],
+)
+def test_translating_and_training_never_import_the_data_build(entry):
+    """They read a data directory (fanyi.data); only `fanyi prepare` and `fanyi data` write one."""
+    assert not {m for m in closure(entry) if m.startswith("fanyi.data.build")}
+
+
 def test_training_never_imports_the_translator():
     """Validation scores with fanyi.scores: the trainer needs no Translator to compute BLEU."""
     assert "fanyi.decode.translator" not in closure("fanyi.train.trainer")
 
 
-def test_the_translate_command_loads_no_training_code():
+def test_the_translate_command_loads_no_training_or_corpus_building_code():
     code = (
         "import sys; from fanyi.cli import main; main(['translate', '--text', '', '--threads', '1']);"
-        "print(sorted(m for m in sys.modules if m.startswith('fanyi.train')))"
+        "print(sorted(m for m in sys.modules if m.startswith(('fanyi.train', 'fanyi.data.build'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -7,12 +7,12 @@ from __future__ import annotations
 import argparse
 import logging
 
-from ..data.cedict import LICENSE as CEDICT_LICENSE
-from ..data.cedict import build_cedict
-from ..data.download import REGISTRY, cache_dir, download
-from ..data.hsk import LICENSE, PACKAGE, write_hsk_tsv
-from ..data.opus import API, build_opus
-from ..data.sources import SOURCES, build_source
+from ..data.build.cedict import LICENSE as CEDICT_LICENSE
+from ..data.build.cedict import build_cedict
+from ..data.build.download import REGISTRY, cache_dir, download
+from ..data.build.hsk import LICENSE, PACKAGE, write_hsk_tsv
+from ..data.build.opus import API, build_opus
+from ..data.build.sources import SOURCES, build_source
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

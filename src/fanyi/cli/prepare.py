@@ -9,7 +9,8 @@ import logging
 import os
 
 from ..config import add_arguments, from_arguments
-from ..data import DataConfig, prepare
+from ..data import DataConfig
+from ..data.build import prepare
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

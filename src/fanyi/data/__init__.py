@@ -1,9 +1,11 @@
-"""Corpus text → cleaned, leak-free splits → SentencePiece ids → token batches.
+"""What training and translation read: a data directory's vocabularies, manifest and token
+shards, and the batches made of them.
 
-``prepare(DataConfig(...))`` writes a data directory (streaming: any corpus size in bounded
-memory) and returns its ``Manifest``; ``load_vocabs`` reads its vocabularies and ``load_split``
-memory-maps a split's token shards; ``TokenBatchSampler`` and ``collate`` turn a split into
-``Batch`` tensors.
+``read_manifest`` reads a data directory's typed ``Manifest``; ``load_vocabs`` its vocabularies
+and ``load_split`` memory-maps a split's token shards; ``TokenBatchSampler`` and ``collate`` turn
+a split into ``Batch`` tensors. The build that writes a data directory (``prepare``: download,
+read, clean, split, SentencePiece, shards) is :mod:`fanyi.data.build`, which this side never
+imports.
 """
 
 from .batching import (
@@ -17,9 +19,7 @@ from .batching import (
     padding_fraction,
 )
 from .config import DataConfig
-from .corpus import MalformedLineError, read_lines
 from .manifest import Manifest, read_manifest
-from .prepare import prepare
 from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "UNK_ID",
     "Batch",
     "DataConfig",
-    "MalformedLineError",
     "Manifest",
     "MappedDataset",
     "ParallelDataset",
@@ -39,7 +38,5 @@ __all__ = [
     "load_split",
     "load_vocabs",
     "padding_fraction",
-    "prepare",
-    "read_lines",
     "read_manifest",
 ]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,11 +15,19 @@ from typing import Any
 from .. import config as config_io
 from ..lang import Languages, lang_tag, split_tag
 from .config import DataConfig
-from .download import sha256_file
 
 MANIFEST_FILE = "manifest.json"
 SIDES = ("src", "tgt")
 JOINT_SPM, SRC_SPM, TGT_SPM = "spm", "spm.src", "spm.tgt"  # SentencePiece model prefixes
+
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def split_file(split: str, side: str) -> str:

@@ -1,17 +1,18 @@
-"""SentencePiece vocabularies: training, loading, special ids and target-language tags.
+"""SentencePiece vocabularies: loading, special ids and target-language tags.
 
-Every model is trained with the same fixed special ids (pad 0, unk 1, bos 2, eos 3; ``pad``
-agrees with ``ModelConfig.pad_id``), ``byte_fallback`` (a character outside the vocabulary is
-spelled as UTF-8 byte pieces instead of ``⁇``) and the ``identity`` normalisation rule: our own
-:class:`fanyi.lang.Normalizer` already ran, and SentencePiece's default rule would rewrite the text
-again (``，`` → ``,``), so decode(encode(text)) would no longer give the cleaned text back.
+Every model is trained (:func:`fanyi.data.build.subword.train_sentencepiece`) with the same
+fixed special ids (pad 0, unk 1, bos 2, eos 3; ``pad`` agrees with ``ModelConfig.pad_id``),
+``byte_fallback`` (a character outside the vocabulary is spelled as UTF-8 byte pieces instead of
+``⁇``) and the ``identity`` normalisation rule: our own :class:`fanyi.lang.Normalizer` already
+ran, and SentencePiece's default rule would rewrite the text again (``，`` → ``,``), so
+decode(encode(text)) would no longer give the cleaned text back.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,59 +23,6 @@ from ..lang import is_tag, lang_tag, split_tag
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"
 _MARIAN_CODE = re.compile(r">>.*?<<")
-
-
-HANGING_VERSIONS = ("0.2.2",)  # SentencePieceTrainer.train(sentence_iterator=...) never returns
-
-
-def _untagged_lines(files: Sequence[Path]) -> Iterator[str]:
-    """Lines of ``files`` without their tags (tags are added to the vocabulary as symbols)."""
-    for path in files:
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                yield split_tag(line.rstrip("\n"))[1]
-
-
-def train_sentencepiece(
-    files: Sequence[Path],
-    model_prefix: Path,
-    vocab_size: int,
-    model_type: str = "unigram",
-    character_coverage: float = 0.9995,
-    tags: Sequence[str] = (),
-    threads: int = 1,
-) -> Path:
-    """Train a SentencePiece model on the lines of ``files``; return ``<prefix>.model``."""
-    if spm.__version__ in HANGING_VERSIONS:
-        raise ValueError(
-            f"sentencepiece {spm.__version__} never returns from training on a sentence "
-            "iterator: pip install 'sentencepiece>=0.2.3'"
-        )
-    try:
-        spm.SentencePieceTrainer.train(
-            sentence_iterator=_untagged_lines(files),
-            model_prefix=str(model_prefix),
-            vocab_size=vocab_size,
-            model_type=model_type,
-            character_coverage=character_coverage,
-            byte_fallback=True,
-            normalization_rule_name="identity",
-            hard_vocab_limit=False,
-            pad_id=PAD_ID,
-            unk_id=UNK_ID,
-            bos_id=BOS_ID,
-            eos_id=EOS_ID,
-            pad_piece=PAD,
-            unk_piece=UNK,
-            bos_piece=BOS,
-            eos_piece=EOS,
-            user_defined_symbols=list(tags),
-            num_threads=threads,
-            minloglevel=2,
-        )
-    except RuntimeError as error:  # e.g. vocab_size below the characters it must cover
-        raise ValueError(f"SentencePiece training failed: {error}") from None
-    return model_prefix.with_name(model_prefix.name + ".model")
 
 
 class Vocab:

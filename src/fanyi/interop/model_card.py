@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import config as config_io
-from ..data.download import REGISTRY
-from ..data.hsk import LICENSE as HSK_LICENSE
-from ..data.hsk import PACKAGE as HSK_PACKAGE
+from ..data.build.download import REGISTRY
+from ..data.build.hsk import LICENSE as HSK_LICENSE
+from ..data.build.hsk import PACKAGE as HSK_PACKAGE
 from ..filenames import CONFIG_FILE, MODEL_CARD_FILE, PREPROCESS_FILE
 from ..model_dir import Checkpoint, read_yaml
 from . import preprocess

@@ -21,7 +21,7 @@ from safetensors.torch import save_file
 from torch import Tensor
 
 from .. import config as config_io
-from ..data.download import sha256_file
+from ..data.manifest import sha256_file
 from ..filenames import STATE_JSON, STATE_TENSORS
 from ..model_dir import Checkpoint, read_tensors, refuse_pickle, resolve
 from .config import RESUMABLE_CHANGES, TrainConfig

@@ -33,8 +33,7 @@ from ..data import (
     load_vocabs,
     read_manifest,
 )
-from ..data.download import sha256_file
-from ..data.manifest import split_file
+from ..data.manifest import sha256_file, split_file
 from ..data.regularization import SampledSegmentations
 from ..model import ModelConfig, build_model
 from .config import TrainConfig

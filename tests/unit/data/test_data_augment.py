@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from fanyi.data import DataConfig, prepare
-from fanyi.data.augment import concatenations
-from fanyi.data.hsk import hsk_pairs, write_hsk_tsv
+from fanyi.data import DataConfig
+from fanyi.data.build import prepare
+from fanyi.data.build.augment import concatenations
+from fanyi.data.build.hsk import hsk_pairs, write_hsk_tsv
 from fanyi.lang import join_sentences
 
 EN = ["I run.", "Tom is here.", "We try.", "Who are you?", "I like cats.", "It is late."]

@@ -5,7 +5,7 @@ import gzip
 import json
 
 from fanyi.cli import main
-from fanyi.data.cedict import cedict_pairs, gloss
+from fanyi.data.build.cedict import cedict_pairs, gloss
 
 LINES = [
     "# CC-CEDICT",

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fanyi.data.corpus import (
+from fanyi.data.build.corpus import (
     Cleaner,
     MalformedLineError,
     Record,
@@ -18,7 +18,7 @@ from fanyi.data.corpus import (
     read_lines,
     read_tsv,
 )
-from fanyi.data.spool import deduplicated, read_pair, sharing_a_side, spool, text_hash
+from fanyi.data.build.spool import deduplicated, read_pair, sharing_a_side, spool, text_hash
 from fanyi.lang import Normalizer
 
 COLUMNS = {"en": 0, "zh": 1}
@@ -151,7 +151,7 @@ def test_pairs_sharing_either_side_with_held_out_pairs_are_found():
 
 
 def test_workers_clean_chunks_into_the_same_pairs_and_report(monkeypatch):
-    monkeypatch.setattr("fanyi.data.spool.CHUNK_RECORDS", 3)
+    monkeypatch.setattr("fanyi.data.build.spool.CHUNK_RECORDS", 3)
     sides = [("湯姆。", "Tom."), ("汤姆。", "Tom. "), ("", "x"), ("你好。", "Hi.")] * 10
     records = _records(*sides) + [Record(f"m:{i}", None, "invalid_utf8", "x") for i in range(30)]
     one, two = clean(records, _cleaner()), clean(records, _cleaner(), workers=2)

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 
 from fanyi.cli import main
-from fanyi.data.download import DownloadError, RemoteFile, Source, cache_dir, download
+from fanyi.data.build.download import DownloadError, RemoteFile, Source, cache_dir, download
 
 CONTENT = b"Ein Mann.\nZwei Hunde.\n"
 SHA = hashlib.sha256(CONTENT).hexdigest()

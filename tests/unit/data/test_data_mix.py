@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from fanyi.data import DataConfig
-from fanyi.data.prepare import clean_and_split
+from fanyi.data.build.prepare import clean_and_split
 
 
 def _tsv(path, pairs):

@@ -7,8 +7,9 @@ import torch
 
 from fanyi.cli import main
 from fanyi.config import save_yaml
-from fanyi.data import DataConfig, MalformedLineError, TokenBatchSampler, prepare
+from fanyi.data import DataConfig, TokenBatchSampler
 from fanyi.data.batching import ParallelDataset, collate, load_split, load_vocabs
+from fanyi.data.build import MalformedLineError, prepare
 from fanyi.data.manifest import SIDES
 from fanyi.data.shards import SHARD_INDEX, read_shard_index
 

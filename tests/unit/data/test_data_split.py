@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fanyi.data.split import SPLITS, components, leak_free_split
-from fanyi.data.spool import text_hash
+from fanyi.data.build.split import SPLITS, components, leak_free_split
+from fanyi.data.build.spool import text_hash
 
 # Few distinct sentences, so that many pairs share a side and components chain.
 _pairs = st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from("ABCDEFGH")), max_size=60)

@@ -6,8 +6,9 @@ import sys
 import pytest
 import sentencepiece as spm
 
-from fanyi.data import vocab
-from fanyi.data.vocab import Vocab, train_sentencepiece
+from fanyi.data.build import subword
+from fanyi.data.build.subword import train_sentencepiece
+from fanyi.data.vocab import Vocab
 from fanyi.lang import Normalizer, add_tag
 
 SENTENCES = [
@@ -103,7 +104,8 @@ def test_vocabulary_training_returns_within_a_time_limit(tmp_path):
     corpus = tmp_path / "lines.txt"
     corpus.write_text("".join(f"第{i}句话。 Sentence {i} here.\n" for i in range(300)))
     script = (
-        "import sys; from pathlib import Path; from fanyi.data.vocab import train_sentencepiece; "
+        "import sys; from pathlib import Path; "
+        "from fanyi.data.build.subword import train_sentencepiece; "
         "train_sentencepiece([Path(sys.argv[1])], Path(sys.argv[2]), 400)"
     )
     done = subprocess.run(
@@ -117,6 +119,6 @@ def test_vocabulary_training_returns_within_a_time_limit(tmp_path):
 
 
 def test_a_sentencepiece_that_hangs_is_refused_by_name(tmp_path, monkeypatch):
-    monkeypatch.setattr(vocab.spm, "__version__", "0.2.2")
+    monkeypatch.setattr(subword.spm, "__version__", "0.2.2")
     with pytest.raises(ValueError, match=r"0\.2\.2 never returns.*>=0\.2\.3"):
-        vocab.train_sentencepiece([tmp_path / "unused.txt"], tmp_path / "spm", 200)
+        subword.train_sentencepiece([tmp_path / "unused.txt"], tmp_path / "spm", 200)

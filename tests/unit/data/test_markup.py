@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.data.markup import is_code_only, plain_text
+from fanyi.data.build.markup import is_code_only, plain_text
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ cut into sentence pairs where both sides agree, and every dropped entry counted 
 
 from pathlib import Path
 
-from fanyi.data.po import PoReport, aligned_sentences, po_pairs
+from fanyi.data.build.po import PoReport, aligned_sentences, po_pairs
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "fixtures" / "sources" / "library.po"
 

@@ -8,7 +8,8 @@ import torch
 
 from fanyi import model_dir as ckpt
 from fanyi.config import override
-from fanyi.data import DataConfig, prepare
+from fanyi.data import DataConfig
+from fanyi.data.build import prepare
 from fanyi.model import ModelConfig
 from fanyi.train import TrainConfig, Trainer, train
 

@@ -5,7 +5,8 @@ import random
 from pathlib import Path
 
 from fanyi.config import override
-from fanyi.data import DataConfig, prepare
+from fanyi.data import DataConfig
+from fanyi.data.build import prepare
 from fanyi.model import ModelConfig
 from fanyi.train import TrainConfig
 

@@ -1,7 +1,7 @@
 """The pairs of each split, streamed: clean, split without leakage, grow train.
 
-Every input is cleaned into a spool (:mod:`fanyi.data.spool`), and the spool's lines are dealt
-to ``{split}.pairs`` files in a work folder, in input order, by the hashes of their pairs and
+Every input is cleaned into a spool (:mod:`fanyi.data.build.spool`), and the spool's lines are
+dealt to ``{split}.pairs`` files in a work folder, in input order, by the hashes of their pairs and
 sentences: duplicates dropped, dev and test split off (or given) without leakage, the extra
 train corpora added without a dev or test sentence, then the concatenated pairs. Memory holds
 hashes, never the corpus; the result is what the in-memory lists of earlier versions held.
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lang import Normalizer
+from ...lang import Normalizer
+from ..config import DataConfig, resolve_path
 from .augment import concatenations
-from .config import DataConfig, resolve_path
 from .corpus import Cleaner, Record, Report, read_aligned, read_tsv
 from .split import SPLITS, leak_free_split
 from .spool import (
@@ -214,7 +214,7 @@ def _concatenate(work: _Work, assembled: Assembled) -> None:
 def assemble(config: DataConfig, folder: Path, strict: bool = False, workers: int = 1) -> Assembled:
     """The pairs of every split of ``config``, as files in ``folder``.
 
-    ``strict`` raises :class:`~fanyi.data.corpus.MalformedLineError` on the first malformed
+    ``strict`` raises :class:`~fanyi.data.build.corpus.MalformedLineError` on the first malformed
     line instead of counting it; ``workers`` processes clean the inputs.
     """
     work = _Work(config, folder, strict, workers)

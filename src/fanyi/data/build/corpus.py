@@ -3,7 +3,7 @@
 Readers turn each input line into a :class:`Record` (its ``file:line`` origin and either the two
 sides or why it is malformed); :func:`clean_record` normalises and filters one record and fills
 a :class:`Report` whose drop counts plus ``kept`` always add up to ``input_lines``. Duplicates
-are found later, among hashes (:mod:`fanyi.data.spool`).
+are found later, among hashes (:mod:`fanyi.data.build.spool`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from itertools import islice, zip_longest
 from pathlib import Path
 from typing import TextIO
 
-from ..lang import Normalizer, length_units
+from ...lang import Normalizer, length_units
 
 Pair = tuple[str, str]  # (source text, target text)
 MAX_EXAMPLES = 20  # malformed lines quoted in the report (all of them are counted)

@@ -8,7 +8,6 @@ cache is ``--cache-dir``, else ``$FANYI_CACHE``, else ``~/.cache/fanyi``.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import logging
 import os
 import shutil
@@ -19,6 +18,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from ..manifest import sha256_file
 
 CACHE_ENV = "FANYI_CACHE"
 log = logging.getLogger(__name__)
@@ -96,15 +97,6 @@ REGISTRY: dict[str, Source] = {
 }
 
 
-def sha256_file(path: Path) -> str:
-    """Hex sha256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def cache_dir(override: str | Path | None = None) -> Path:
     """``override``, else ``$FANYI_CACHE``, else ``~/.cache/fanyi``."""
     return Path(override or os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "fanyi")
@@ -171,7 +163,8 @@ def fetch(
         _verify(unpacked, remote.unpacked_sha256, f"{url} ({remote.unpack})")
         if remote.sha256 is None and remote.unpacked_sha256 is None:
             log.warning(
-                "%s has no known checksum (see fanyi.data.download); sha256 of the file kept: %s",
+                "%s has no known checksum (see fanyi.data.build.download); "
+                "sha256 of the file kept: %s",
                 url,
                 sha256_file(unpacked),
             )

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .manifest import SIDES, VocabInfo, split_file
+from ..manifest import SIDES, VocabInfo, split_file
+from ..shards import FORMAT, ShardIndex, ShardWriter, id_dtype
+from ..vocab import Vocab
 from .pool import chunked, ordered_map
-from .shards import FORMAT, ShardIndex, ShardWriter, id_dtype
 from .split import SPLITS
-from .vocab import Vocab
 
 CHUNK_LINES = 5000
 

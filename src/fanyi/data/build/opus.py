@@ -2,9 +2,10 @@
 
 The OPUS API answers which files hold a corpus for a language pair; its Moses-format release
 is a zip of two line-aligned files (``CORPUS.en-zh.en``, ``CORPUS.en-zh.zh``). The zip is fetched
-and checked like every download (:mod:`fanyi.data.download`), then written as ``DIR/train.tsv``
-(``English<TAB>Chinese<TAB>provenance``, the layout of the other sources), with ``report.json``
-and ``PROVENANCE.md``. Each corpus keeps the licence OPUS lists for it: read it there.
+and checked like every download (:mod:`fanyi.data.build.download`), then written as
+``DIR/train.tsv`` (``English<TAB>Chinese<TAB>provenance``, the layout of the other sources), with
+``report.json`` and ``PROVENANCE.md``. Each corpus keeps the licence OPUS lists for it: read it
+there.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ line, sources tagged ``<2xx>`` when asked; for people to read), the SentencePiec
 trained on train only, the token shards of every split (their ids, memory-mapped by training:
 :mod:`fanyi.data.shards`) and ``manifest.json``: the config, the sha256 of every input and
 output, the cleaning report and the vocabulary's special ids. Every step streams, so memory is
-bounded however large the corpus (:mod:`fanyi.data.assemble`). The manifest is written last;
+bounded however large the corpus (:mod:`fanyi.data.build.assemble`). The manifest is written last;
 when it already records the same config and inputs and every output is intact, ``prepare``
 does nothing.
 """
@@ -24,15 +24,22 @@ import numpy as np
 import opencc
 import sentencepiece
 
-from .._version import __version__
-from ..lang import add_tag
+from ..._version import __version__
+from ...lang import add_tag
+from ..config import DataConfig, resolve_path
+from ..manifest import (
+    MANIFEST_FILE,
+    SIDES,
+    Manifest,
+    VocabInfo,
+    read_manifest,
+    sha256_file,
+    split_file,
+)
+from ..shards import SHARD_INDEX, ShardIndex
 from .assemble import assemble, input_files, pairs_of
-from .config import DataConfig, resolve_path
 from .corpus import Pair, Report
-from .download import sha256_file
 from .encode import encode_splits
-from .manifest import MANIFEST_FILE, SIDES, Manifest, VocabInfo, read_manifest, split_file
-from .shards import SHARD_INDEX, ShardIndex
 from .split import SPLITS
 from .subword import train_vocab, vocab_source
 
@@ -129,7 +136,7 @@ def _inputs(config: DataConfig) -> tuple[dict[str, Path], dict[str, str]]:
 def prepare(config: DataConfig, strict: bool = False, workers: int = 1) -> Manifest:
     """Clean, split and encode ``config``'s corpus into ``config.out_dir``; return the manifest.
 
-    ``strict`` raises :class:`~fanyi.data.corpus.MalformedLineError` on the first malformed
+    ``strict`` raises :class:`~fanyi.data.build.corpus.MalformedLineError` on the first malformed
     line instead of counting it. ``workers`` processes clean and encode (the output does not
     depend on how many).
     """

@@ -12,7 +12,7 @@ with a network, clones it first) and writes ``DIR``:
   licence.
 
 Pairs are deduplicated across branches. Sources without a split of their own get a leak-free
-one (:mod:`fanyi.data.split`): no dev or test sentence, on either side, is in train.
+one (:mod:`fanyi.data.build.split`): no dev or test sentence, on either side, is in train.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Pairs that share a source sentence or a target sentence are linked; linked pairs form connected
 components, and a component always goes to one split as a whole. So no dev or test sentence, on
 either side, ever appears in train. The sentences are given as integer keys (64-bit hashes from
-:mod:`fanyi.data.spool`), so millions of pairs take a few arrays of memory.
+:mod:`fanyi.data.build.spool`), so millions of pairs take a few arrays of memory.
 """
 
 from __future__ import annotations

@@ -10,17 +10,70 @@ Python (``set_random_generator_seed`` gave different vocabularies run to run).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
+import sentencepiece as spm
 
-from ..lang import lang_tag
-from .config import DataConfig, resolve_path
-from .manifest import JOINT_SPM, SIDES, SRC_SPM, TGT_SPM, VocabInfo, split_file
-from .vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Vocab, train_sentencepiece
+from ...lang import lang_tag, split_tag
+from ..config import DataConfig, resolve_path
+from ..manifest import JOINT_SPM, SIDES, SRC_SPM, TGT_SPM, VocabInfo, split_file
+from ..vocab import BOS, BOS_ID, EOS, EOS_ID, PAD, PAD_ID, UNK, UNK_ID, Vocab
 
 SAMPLE_FILE = ".spm-sample.txt"  # in the data directory while SentencePiece trains
+
+HANGING_VERSIONS = ("0.2.2",)  # SentencePieceTrainer.train(sentence_iterator=...) never returns
+
+
+def _untagged_lines(files: Sequence[Path]) -> Iterator[str]:
+    """Lines of ``files`` without their tags (tags are added to the vocabulary as symbols)."""
+    for path in files:
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                yield split_tag(line.rstrip("\n"))[1]
+
+
+def train_sentencepiece(
+    files: Sequence[Path],
+    model_prefix: Path,
+    vocab_size: int,
+    model_type: str = "unigram",
+    character_coverage: float = 0.9995,
+    tags: Sequence[str] = (),
+    threads: int = 1,
+) -> Path:
+    """Train a SentencePiece model on the lines of ``files``; return ``<prefix>.model``."""
+    if spm.__version__ in HANGING_VERSIONS:
+        raise ValueError(
+            f"sentencepiece {spm.__version__} never returns from training on a sentence "
+            "iterator: pip install 'sentencepiece>=0.2.3'"
+        )
+    try:
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=_untagged_lines(files),
+            model_prefix=str(model_prefix),
+            vocab_size=vocab_size,
+            model_type=model_type,
+            character_coverage=character_coverage,
+            byte_fallback=True,
+            normalization_rule_name="identity",
+            hard_vocab_limit=False,
+            pad_id=PAD_ID,
+            unk_id=UNK_ID,
+            bos_id=BOS_ID,
+            eos_id=EOS_ID,
+            pad_piece=PAD,
+            unk_piece=UNK,
+            bos_piece=BOS,
+            eos_piece=EOS,
+            user_defined_symbols=list(tags),
+            num_threads=threads,
+            minloglevel=2,
+        )
+    except RuntimeError as error:  # e.g. vocab_size below the characters it must cover
+        raise ValueError(f"SentencePiece training failed: {error}") from None
+    return model_prefix.with_name(model_prefix.name + ".model")
 
 
 def vocab_tags(config: DataConfig) -> list[str]:
