@@ -24,16 +24,10 @@ import yaml
 
 from .atomic import fsync_files, replace_dir, staged_dir
 from .filenames import CONFIG_FILE, MODEL_FILE
-from .model_dir import (
-    ENSEMBLE_KEY,
-    Checkpoint,
-    claim_output,
-    read_checkpoint,
-    read_yaml,
-)
+from .model_dir import ENSEMBLE_KEY, claim_output, read_checkpoint
+from .sections import Checkpoint, read_yaml
 
 MEMBER = "member-{}"
-VOCAB_FILES = ("src_model", "tgt_model", "ids")  # keys of a config's vocab section naming files
 SHARED_TEXT = ("src_lang", "tgt_lang", "bidirectional", "lang_tags", "nfkc", "t2s")
 
 
@@ -53,8 +47,7 @@ def ensemble_members(path: str | Path) -> list[Path] | None:
 
 def read_ensemble(path: str | Path) -> tuple[list[Checkpoint], Checkpoint]:
     """The members' configs, and the ensemble's own: the first member's text settings and
-    vocabularies, at the ensemble directory, with its decoding defaults and its members named in
-    ``info["ensemble"]``."""
+    vocabularies, at the ensemble directory, with its decoding defaults and its ``members``."""
     found = ensemble_members(path)
     if found is None:
         raise ValueError(f"{path} is not an ensemble directory (no {ENSEMBLE_KEY} in its config)")
@@ -64,12 +57,12 @@ def read_ensemble(path: str | Path) -> tuple[list[Checkpoint], Checkpoint]:
     if not isinstance(decode, dict):
         raise ValueError(f"{Path(path) / CONFIG_FILE}: decode must be a mapping")
     first = checkpoints[0]
-    info = {**first.info, "ensemble": [str(c.path) for c in checkpoints]}
-    vocab = {
-        k: f"{first.path.name}/{v}" if k in VOCAB_FILES and v else v for k, v in first.vocab.items()
-    }
     return checkpoints, dataclasses.replace(
-        first, path=Path(path), vocab=vocab, decode=decode, info=info
+        first,
+        path=Path(path),
+        vocab=first.vocab.inside(first.path.name),
+        decode=decode,
+        members=[c.path for c in checkpoints],
     )
 
 
@@ -103,8 +96,7 @@ def write_ensemble_dir(
     with staged_dir(out) as tmp:
         for name, checkpoint in zip(names, checkpoints, strict=True):
             (tmp / name).mkdir()
-            vocab = [checkpoint.vocab.get(k) for k in VOCAB_FILES]
-            for file in dict.fromkeys([MODEL_FILE, CONFIG_FILE, *filter(None, vocab)]):
+            for file in dict.fromkeys([MODEL_FILE, CONFIG_FILE, *checkpoint.vocab.files()]):
                 shutil.copyfile(checkpoint.path / file, tmp / name / file)
             fsync_files(tmp / name)
         sections = {ENSEMBLE_KEY: names, "decode": checkpoints[0].decode}

@@ -7,7 +7,7 @@ directory is written complete under a temporary name, then renamed into place (s
 step where one stands: ``fanyi.atomic``); a run directory's ``checkpoints.json`` (replaced
 atomically) names its ``last`` and ``best`` checkpoints. A crash at any moment therefore leaves
 the previous checkpoint loadable. Nothing is ever unpickled: pickle files are refused, since
-loading one can run code.
+loading one can run code. What ``config.yaml`` says, typed, is a ``sections.Checkpoint``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +25,7 @@ from safetensors import SafetensorError, safe_open
 from safetensors.torch import save_file
 from torch import Tensor
 
-from . import config as config_io
 from .atomic import fsync, fsync_files, replace_dir, staged_dir, write_json_atomic
-from .data import DataConfig
 from .filenames import (
     AVERAGED_DIR,
     CONFIG_FILE,
@@ -37,33 +34,11 @@ from .filenames import (
     INDEX_FILE,
     MODEL_FILE,
 )
-from .model import ModelConfig, Transformer, build_model
+from .model import Transformer, build_model
+from .sections import SAFE_LOADER, Checkpoint, read_config, read_sections, read_yaml
 
 ENSEMBLE_KEY = "ensemble"  # config.yaml of an ensemble directory: its members (ensemble_dir.py)
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle")
-# libyaml's safe loader where PyYAML was built with it: 5-10x faster at a model's config.yaml
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-@dataclass
-class Checkpoint:
-    """What ``config.yaml`` of a model directory says, and where the directory is."""
-
-    path: Path
-    model: ModelConfig
-    data: DataConfig
-    train: dict[str, Any] | None  # TrainConfig keys (fanyi.train reads them); None if not trained
-    vocab: dict[str, Any]  # src_model, tgt_model (file names in the directory), joint
-    info: dict[str, Any] = field(default_factory=dict)  # step, metrics, averaged_from, ...
-    decode: dict[str, Any] = field(default_factory=dict)  # DecodeConfig keys tuned on dev
-
-    @property
-    def src_spm(self) -> Path:
-        return self.path / self.vocab["src_model"]
-
-    @property
-    def tgt_spm(self) -> Path:
-        return self.path / self.vocab["tgt_model"]
 
 
 # --- writing ---
@@ -143,7 +118,7 @@ def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
     config = Path(path) / CONFIG_FILE
     sections = read_yaml(config)
     if ENSEMBLE_KEY not in sections:
-        sections = _read_sections(config)
+        sections = read_sections(config)
     sections["decode"] = {**(sections.get("decode") or {}), **values}
     tmp = config.with_name(f".{config.name}.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -222,50 +197,6 @@ def resolve(path: str | Path, which: str = "best") -> Path:
 def read_checkpoint(path: str | Path, which: str = "best") -> Checkpoint:
     """The configs of a model directory (or of a run's best/last checkpoint)."""
     return read_config(resolve(path, which))
-
-
-def read_config(path: Path) -> Checkpoint:
-    """The ``config.yaml`` of directory ``path``, whatever holds its weights (an exported
-    CTranslate2 model keeps fanyi's configs and vocabularies beside its own files)."""
-    sections = _read_sections(path / CONFIG_FILE)
-    try:
-        return Checkpoint(
-            path=path,
-            model=config_io.from_dict(ModelConfig, sections["model"]),
-            data=config_io.from_dict(DataConfig, sections["data"]),
-            train=sections.get("train"),
-            vocab=sections["vocab"],
-            info=sections.get("checkpoint", {}),
-            decode=sections.get("decode") or {},
-        )
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"{path / CONFIG_FILE}: {error}") from None
-
-
-def _read_sections(config: Path) -> dict[str, Any]:
-    """``config.yaml`` as a mapping with ``model``, ``data`` and ``vocab`` sections, whose
-    vocabulary files lie inside the model directory (a clear ValueError otherwise)."""
-    sections = read_yaml(config)
-    needed = ("model", "data", "vocab")
-    if not all(isinstance(sections.get(k), dict) for k in needed):
-        raise ValueError(f"{config}: expected a mapping with sections {', '.join(needed)}")
-    if not isinstance(sections.get("decode") or {}, dict):
-        raise ValueError(f"{config}: section decode must be a mapping of DecodeConfig keys")
-    home = config.parent.resolve()
-    for key in ("src_model", "tgt_model", "ids"):  # ids: a piece → id table, where there is one
-        name = sections["vocab"].get(key)
-        if name is not None and not (home / str(name)).resolve().is_relative_to(home):
-            raise ValueError(f"{config}: vocabulary {name} is outside the model directory")
-    return sections
-
-
-def read_yaml(config: Path) -> dict[str, Any]:
-    """``config`` parsed: a mapping, or a clear ValueError."""
-    try:
-        sections = yaml.load(config.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise ValueError(f"{config}: not valid YAML ({error})".replace("\n", " ")) from None
-    return sections if isinstance(sections, dict) else {}
 
 
 def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:

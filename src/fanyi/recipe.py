@@ -147,7 +147,7 @@ def training_figures(run: Path, seconds: float | None) -> dict[str, Any]:
         "steps": valid[-1]["step"],
         "epochs": valid[-1]["epoch"],
         "tgt_tokens_per_s": round(statistics.median(speeds)) if speeds else None,
-        "dtype": read_checkpoint(run, "last").info.get("dtype"),
+        "dtype": read_checkpoint(run, "last").info.dtype,
         "last_valid": {k: v for k, v in valid[-1].items() if k not in ("kind", "best")},
     }
 

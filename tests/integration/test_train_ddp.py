@@ -122,7 +122,7 @@ def test_a_machine_lost_mid_run_ends_the_job_and_the_run_resumes(prepared, tmp_p
         assert read_state_dict(checkpoint) and load_training_state(checkpoint)["world_size"] == 2
     _, last = load_model(run / read_index(run)["last"])
     assert last.path == checkpoints[-1]
-    step = last.info["step"]
+    step = last.info.step
     monkeypatch.setenv("FANYI_TCMALLOC", "0")  # no re-execution of the test process
     resume = ["--threads=1", "--progress=false", "--keep-effective-batch=true"]
     assert main(["train", f"--resume={run}", f"--max-steps={step + 3}", *resume]) == 0

@@ -72,7 +72,7 @@ def test_dev_loss_falls_and_the_model_translates(prepared, tmp_path):
     assert [r["step"] for r in valid] == [100, 200, 300]
     assert valid[-1]["dev_loss"] < valid[0]["dev_loss"] - 0.3
     _, checkpoint = load_model(run)  # the best checkpoint
-    assert checkpoint.info["step"] == 300 and checkpoint.train["max_steps"] == 300
+    assert checkpoint.info.step == 300 and checkpoint.train["max_steps"] == 300
     sources = (prepared / "dev.src").read_text(encoding="utf-8").splitlines()
     references = (prepared / "dev.tgt").read_text(encoding="utf-8").splitlines()
     hypotheses = Translator.load(run, beam=1).translate(sources)
@@ -113,7 +113,7 @@ def test_bf16_autocast_trains(prepared, tmp_path):
     losses = [r["loss"] for r in _log(run, "train")]
     assert all(torch.isfinite(torch.tensor(losses))) and losses[-1] < losses[0]
     model, checkpoint = load_model(run)
-    assert checkpoint.info["dtype"] == "bf16"
+    assert checkpoint.info.dtype == "bf16"
     assert model.generator.proj.weight.dtype == torch.float32  # master weights stay fp32
 
 

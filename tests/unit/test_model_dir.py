@@ -163,7 +163,7 @@ def test_averaging_is_the_elementwise_mean(tmp_path):
     out = ckpt.average_run(tmp_path, last=2)
     model, checkpoint = load_model(out)
     torch.testing.assert_close(model.state_dict()[name], expected, rtol=0, atol=1e-7)
-    assert checkpoint.info["averaged_from"] == ["step-2", "step-3"]
+    assert checkpoint.info.averaged_from == ["step-2", "step-3"]
     assert not (out / STATE_JSON).exists()
 
 

@@ -9,7 +9,7 @@ from typing import Literal
 
 from .. import config as config_io
 from ..filenames import CONFIG_FILE
-from ..model_dir import Checkpoint
+from ..sections import Checkpoint
 
 # The most a user may ask for: each bounds memory (beams and samples are rows of every step,
 # workers are processes); lengths beyond a model's positions are capped by them anyway.

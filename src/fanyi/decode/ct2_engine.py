@@ -26,7 +26,7 @@ from ..device import resolve_device
 from ..ensemble_dir import ensemble_members
 from ..filenames import CONFIG_FILE, CT2_MODEL_FILE
 from ..interop.ct2_native import ct2_variables, native_checkpoint
-from ..model_dir import read_config
+from ..sections import read_config
 from .config import DecodeConfig, model_decode_config, with_options
 from .hypothesis import Hypothesis, StepHook, finish, no_pause
 from .translation import AttentionMaps

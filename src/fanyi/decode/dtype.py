@@ -28,7 +28,7 @@ from .. import host
 from ..device import bf16_native
 from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
 from ..model import Transformer
-from ..model_dir import Checkpoint
+from ..sections import Checkpoint
 from .config import DecodeConfig, Dtype
 from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
@@ -149,7 +149,7 @@ def weights_key(checkpoint: Checkpoint) -> str:
     when they do (each file's path, size and modification time): the key of the dtype ``auto``
     chose for them."""
     keys = []
-    for directory in checkpoint.info.get("ensemble") or [checkpoint.path]:
+    for directory in checkpoint.model_dirs:
         weights = (Path(directory) / MODEL_FILE).resolve()
         stat = weights.stat()
         keys.append(f"{weights} ({stat.st_size} bytes, mtime {stat.st_mtime_ns})")

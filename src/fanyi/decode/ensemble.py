@@ -24,7 +24,8 @@ from torch import Tensor, nn
 from ..ensemble_dir import ensemble_members, read_ensemble
 from ..model import DecoderState, Transformer
 from ..model.transformer import Generator
-from ..model_dir import Checkpoint, load_model
+from ..model_dir import load_model
+from ..sections import Checkpoint
 
 
 class EnsembleState:

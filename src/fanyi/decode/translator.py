@@ -23,10 +23,9 @@ import torch
 
 from ..data import Vocab
 from ..data.batching import pad_rows, token_batches
-from ..data.vocab import model_vocabularies
 from ..device import resolve_device
 from ..lang import Languages, Normalizer, add_tag, split_sentences
-from ..model_dir import Checkpoint
+from ..sections import Checkpoint
 from . import ensemble
 from .config import DecodeConfig, for_target, model_decode_config, with_options
 from .dtype import prepare_model, resolved, weights_key
@@ -83,7 +82,7 @@ class Translator:
         self.batch_tokens = batch_tokens
         data = checkpoint.data
         self.languages = Languages(data.src_lang, data.tgt_lang, data.bidirectional)
-        self.src_vocab, self.tgt_vocab = model_vocabularies(checkpoint.path, checkpoint.vocab)
+        self.src_vocab, self.tgt_vocab = checkpoint.vocabularies()
         self.model_config = checkpoint.model  # special ids, max_len
         self._tags = {lang: self.source_ids("", lang)[:-1] for lang in self.languages.targets}
         if config.rerank_backward or any(config.rerank_backward_by_target.values()):

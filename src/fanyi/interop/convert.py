@@ -40,6 +40,7 @@ from ..filenames import (
 )
 from ..model import ModelConfig, Transformer, build_model
 from ..model_dir import claim_output, load_into, read_tensors, write_model_dir
+from ..sections import RunInfo, VocabFiles
 from . import marian
 from .marian_npz import Release, read_release, release_npz
 
@@ -217,11 +218,11 @@ def sections(
     of the data settings only what describes the model's text (no corpus was prepared)."""
     src, tgt = langs
     data = {"train": "", "src_lang": src, "tgt_lang": tgt, "columns": {src: 0, tgt: 1}}
-    vocab = {"src_model": SOURCE_SPM, "tgt_model": TARGET_SPM, "joint": True, "ids": VOCAB_JSON}
+    vocab = VocabFiles(SOURCE_SPM, TARGET_SPM, joint=True, ids=VOCAB_JSON)
     return {
         "model": to_dict(model),
         "data": {**data, "nfkc": False, "t2s": False},
-        "vocab": vocab,
-        "checkpoint": {"converted_from": source, "fanyi": __version__},
+        "vocab": vocab.section(),
+        "checkpoint": RunInfo(fanyi=__version__, converted_from=source).section(),
         "decode": decode,
     }

@@ -27,7 +27,7 @@ from ..filenames import (
     VOCAB_JSON,
 )
 from ..model import ModelConfig
-from ..model_dir import Checkpoint
+from ..sections import Checkpoint, RunInfo, VocabFiles
 from .convert import languages, read_json
 
 CONVERTER = (
@@ -88,15 +88,10 @@ def native_checkpoint(path: Path, variables: Variables) -> Checkpoint:
     eos = table.get(str(config.get("eos_token", "</s>")))
     if eos is None or "<pad>" not in table:
         raise ValueError(f"{path / VOCAB_JSON}: no <pad> or end token: not MarianMT's table")
-    vocab = {
-        "src_model": SOURCE_SPM,
-        "tgt_model": TARGET_SPM,
-        "joint": True,
-        "ids": VOCAB_JSON,
-    }
+    vocab = VocabFiles(SOURCE_SPM, TARGET_SPM, joint=True, ids=VOCAB_JSON)
     model = model_config(variables, len(table), table["<pad>"], eos)
-    info = {"converted_by": "CTranslate2"}
-    return Checkpoint(path, model, text_settings(path), None, vocab, info=info, decode={})
+    info = RunInfo(converted_by="CTranslate2")
+    return Checkpoint(path, model, text_settings(path), vocab, info)
 
 
 def text_settings(path: Path) -> DataConfig:

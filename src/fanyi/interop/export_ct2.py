@@ -20,13 +20,14 @@ from typing import Any, cast
 from torch import nn
 
 from ..atomic import fsync_files, replace_dir, staged_dir
-from ..data.vocab import Vocab, model_vocabularies
+from ..data.vocab import Vocab
 from ..filenames import CONFIG_FILE
 from ..model import MultiHeadAttention, Transformer
 from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoid_table
 from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
-from ..model_dir import Checkpoint, load_model
+from ..model_dir import load_model
+from ..sections import Checkpoint
 from .export_hf import fresh_directory
 from .model_card import write_model_card
 
@@ -51,7 +52,7 @@ def export_ctranslate2(
         raise ValueError(f"quantization must be one of {', '.join(QUANTIZATIONS)}")
     model, checkpoint = load_model(model_dir)
     spec = transformer_spec(model.requires_grad_(False))
-    source, target = model_vocabularies(checkpoint.path, checkpoint.vocab)
+    source, target = checkpoint.vocabularies()
     spec.register_source_vocabulary(tokens(source, model.config.src_vocab_size))
     spec.register_target_vocabulary(tokens(target, model.config.tgt_vocab_size))
     spec.config.unk_token, spec.config.eos_token = "<unk>", target.id_to_piece(model.config.eos_id)
@@ -164,8 +165,5 @@ def tokens(vocab: Vocab, size: int) -> list[str]:
 
 def copy_fanyi_files(checkpoint: Checkpoint, out: Path) -> None:
     """fanyi's config.yaml and vocabulary files, for the engine's text handling."""
-    names = [CONFIG_FILE, checkpoint.vocab["src_model"], checkpoint.vocab["tgt_model"]]
-    if checkpoint.vocab.get("ids"):
-        names.append(checkpoint.vocab["ids"])
-    for name in dict.fromkeys(names):
+    for name in [CONFIG_FILE, *checkpoint.vocab.files()]:
         shutil.copyfile(checkpoint.path / name, out / name)

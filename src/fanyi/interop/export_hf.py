@@ -20,10 +20,10 @@ from pathlib import Path
 from torch import Tensor
 
 from ..atomic import fsync_files, replace_dir, staged_dir
-from ..data.vocab import model_vocabularies
 from ..filenames import SOURCE_SPM, TARGET_SPM, VOCAB_JSON
 from ..model import Transformer
-from ..model_dir import Checkpoint, load_model
+from ..model_dir import load_model
+from ..sections import Checkpoint
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
 from .model_card import write_model_card
@@ -86,7 +86,7 @@ def marian_weights(model: Transformer) -> dict[str, Tensor]:
 def piece_table(checkpoint: Checkpoint) -> dict[str, int]:
     """Piece → id over the model's vocabulary, each tag ``<2xx>`` also as ``>>xx<<`` (listed
     first: MarianTokenizer names an id by its last piece)."""
-    source, target = model_vocabularies(checkpoint.path, checkpoint.vocab)
+    source, target = checkpoint.vocabularies()
     if target.table is not None:
         return target.table
     if source is not target:

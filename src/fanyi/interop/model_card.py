@@ -15,7 +15,7 @@ from ..data.build.download import REGISTRY
 from ..data.build.hsk import LICENSE as HSK_LICENSE
 from ..data.build.hsk import PACKAGE as HSK_PACKAGE
 from ..filenames import CONFIG_FILE, MODEL_CARD_FILE, PREPROCESS_FILE
-from ..model_dir import Checkpoint, read_yaml
+from ..sections import Checkpoint, read_yaml
 from . import preprocess
 
 SHARE_ALIKE = "CC-BY-SA-4.0"
@@ -107,7 +107,7 @@ def corpora(checkpoint: Checkpoint) -> tuple[list[Corpus], list[str]]:
 
 
 def data_section(checkpoint: Checkpoint) -> str:
-    source = checkpoint.info.get("converted_from")
+    source = checkpoint.info.converted_from
     if source:
         return (
             f"Converted by `fanyi convert` from `{source}`: its training data, licence and "
@@ -232,7 +232,7 @@ def ctranslate2_code(checkpoint: Checkpoint, model: str) -> str:
     tag = f'"<2{data.tgt_lang}>", ' if data.lang_tags else ""
     lines = [
         *preamble(checkpoint, imports, model),
-        *sentencepiece_models(vocab["src_model"], vocab["tgt_model"]),
+        *sentencepiece_models(vocab.src_model, vocab.tgt_model),
         "translator = ctranslate2.Translator(MODEL)",
         f'tokens = [{tag}*source.encode({source_text(checkpoint)}, out_type=str), "</s>"]',
         f"result = translator.translate_batch([tokens], beam_size={beam(checkpoint)})",

@@ -11,7 +11,7 @@ import yaml
 from fanyi.decode.translator import BUNDLED
 from fanyi.ensemble_dir import first_member
 from fanyi.interop.model_card import model_card
-from fanyi.model_dir import read_config
+from fanyi.sections import RunInfo, read_config
 
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 
@@ -31,7 +31,7 @@ def test_unknown_data_has_an_unknown_licence(checkpoint):
 
 
 def test_a_converted_model_points_to_its_original(checkpoint):
-    info = {"converted_from": "Helsinki-NLP/opus-mt-zh-en"}
+    info = RunInfo(converted_from="Helsinki-NLP/opus-mt-zh-en")
     data = dataclasses.replace(
         checkpoint.data, nfkc=False, t2s=False, lang_tags=False, bidirectional=False
     )
