@@ -182,16 +182,16 @@ def child_train(data: Path, out: Path, steps: int, max_tokens: int) -> None:
         ready, memory = time.time(), _memory_mb()
         trainer.run()
     report = {
-        "rank": trainer.dist.rank,
+        "rank": trainer.ctx.dist.rank,
         "startup_s_from_launch": round(ready - launched, 2),
         "startup_s": round(ready - STARTED, 2),
         "trainer_built_s": round(built - STARTED, 2),
         "data_s": data_s,
-        "examples": len(trainer.train_data),
+        "examples": len(trainer.data.train),
         **memory,
         "peak_rss_mb": _memory_mb()["peak_rss_mb"],
     }
-    if trainer.dist.main:
+    if trainer.ctx.dist.main:
         log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
         rates = [r["tgt_tokens_per_s"] for r in log if r["kind"] == "train"]
         report |= {
@@ -250,6 +250,8 @@ def tatoeba_throughput(tatoeba: Path, work: Path, args: argparse.Namespace) -> d
     )
     from fanyi.data.build import prepare
     from fanyi.model import ModelConfig, build_model
+    from fanyi.train.context import TrainContext
+    from fanyi.train.distributed import Distributed
     from fanyi.train.loss import LabelSmoothingLoss
     from fanyi.train.step import StepSettings, adam, train_step
 
@@ -269,18 +271,12 @@ def tatoeba_throughput(tatoeba: Path, work: Path, args: argparse.Namespace) -> d
     model = build_model(ModelConfig(**MODEL, src_vocab_size=size, tgt_vocab_size=size)).train()
     optimizer, criterion = adam(model.parameters()), LabelSmoothingLoss(0.1, 0)
     settings = StepSettings(model.config.d_model, 4000, 1.0, 1.0)
+    ctx = TrainContext(model, optimizer, criterion, settings, Distributed())
 
     def steps(dataset: ParallelDataset):
         def run() -> None:
             for step, indices in enumerate(batches, 1):
-                train_step(
-                    model,
-                    optimizer,
-                    criterion,
-                    [collate(dataset.examples(indices, 0))],
-                    step,
-                    settings,
-                )
+                train_step(ctx, [collate(dataset.examples(indices, 0))], step)
 
         return run
 

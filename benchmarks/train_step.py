@@ -22,7 +22,8 @@ from fanyi.data import Batch
 from fanyi.model import ModelConfig, build_model
 from fanyi.model.embedding import sinusoid_table
 from fanyi.runtime import set_threads
-from fanyi.train import LabelSmoothingLoss, StepSettings, train_step
+from fanyi.train import LabelSmoothingLoss, StepSettings, TrainContext, train_step
+from fanyi.train.distributed import Distributed
 from fanyi.train.step import adam
 
 CONFIGS = {
@@ -85,18 +86,23 @@ def random_batches(c: ModelConfig, n: int, target_tokens: int, seed: int) -> lis
 
 
 def step_fn(model: nn.Module, batches: list[Batch], dtype: torch.dtype | None, d_model: int):
-    """One call: the next training step of ``model`` (``fanyi.train.train_step``) on the next batch."""
-    optimizer = adam(model.parameters())
-    criterion = LabelSmoothingLoss(0.1, PAD)
+    """One call: the next training step of ``model`` (``fanyi.train.train_step``) on the next batch.
+    The torch peer runs through the same step: a step needs only the model's forward(src, tgt_in)
+    and its parameters."""
     settings = StepSettings(d_model, warmup=4000, clip_norm=1.0)
+    ctx = TrainContext(
+        model,
+        adam(model.parameters()),
+        LabelSmoothingLoss(0.1, PAD),
+        settings,
+        Distributed(),
+        "bf16" if dtype == torch.bfloat16 else "fp32",
+    )
     steps = itertools.count(1)
 
     def step() -> None:
         n = next(steps)
-        autocast = torch.autocast("cpu", dtype=dtype) if dtype else None
-        train_step(
-            model, optimizer, criterion, [batches[(n - 1) % len(batches)]], n, settings, autocast
-        )
+        train_step(ctx, [batches[(n - 1) % len(batches)]], n)
 
     return step
 

@@ -17,7 +17,8 @@ from torch import Tensor
 from .data import Batch
 from .decode import greedy_search
 from .model import ModelConfig, Transformer, build_model
-from .train import LabelSmoothingLoss, StepSettings, train_step
+from .train import LabelSmoothingLoss, StepSettings, TrainContext, train_step
+from .train.distributed import Distributed
 from .train.step import adam
 
 PAD, BOS, EOS = 0, 1, 2
@@ -83,14 +84,14 @@ def train_copy_model(
             pad_id=PAD,
         )
     )
-    optimizer = adam(model.parameters())
     settings = StepSettings(cfg.d_model, cfg.warmup, cfg.lr_factor, cfg.clip_norm)
     criterion = LabelSmoothingLoss(cfg.label_smoothing, PAD)
+    ctx = TrainContext(model, adam(model.parameters()), criterion, settings, Distributed())
     generator = torch.Generator().manual_seed(cfg.seed)
     model.train()
     for step in range(1, cfg.steps + 1):
         batch = copy_batch(random_batch(cfg, cfg.batch_size, generator))
-        result = train_step(model, optimizer, criterion, [batch], step, settings)
+        result = train_step(ctx, [batch], step)
         if on_step is not None:
             on_step(step, result.loss / result.tokens)
     return model.eval()

@@ -139,8 +139,8 @@ def _worker(config_file: str, resume: str | None) -> None:
     with recording(batches), runtime.training_process(cfg.device, threads=1) as device:
         trainer = Trainer(cfg, resume, device=device)
         trainer.run()
-        rank, out = trainer.dist.rank, Path(cfg.out_dir)
-        save_file(model_tensors(trainer.model)[0], out / f"rank-{rank}.safetensors")
+        rank, out = trainer.ctx.dist.rank, Path(cfg.out_dir)
+        save_file(model_tensors(trainer.ctx.model)[0], out / f"rank-{rank}.safetensors")
         (out / f"batches-{rank}.json").write_text(json.dumps(batches))
 
 

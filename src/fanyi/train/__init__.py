@@ -3,15 +3,18 @@
 config.py       TrainConfig: every setting of ``fanyi train``
 loss.py         label-smoothed cross-entropy (§5.4)
 schedule.py     the Noam learning rate (§5.3)
+context.py      TrainContext: model, optimizer, loss, rate, device, dtype, place in a job
 step.py         one optimizer step: accumulated gradients, the rate, clipping, Adam
 distributed.py  this process's place in a torchrun job; its processes agree
-validate.py     dev loss, greedy BLEU and chrF
+validate.py     dev loss, greedy BLEU and chrF (DecodeConfig's greedy search)
 state.py        resume state: where training is, generator states, checks
+checkpoint.py   save a checkpoint, restore a run from one, start from another model
 log.py          the run's log.jsonl
 trainer.py      the loop: batches, steps, validation, checkpoints, resume
 """
 
 from .config import TrainConfig
+from .context import TrainContext
 from .loss import LabelSmoothingLoss
 from .schedule import noam_lr
 from .step import StepSettings, train_step
@@ -21,6 +24,7 @@ __all__ = [
     "LabelSmoothingLoss",
     "StepSettings",
     "TrainConfig",
+    "TrainContext",
     "Trainer",
     "noam_lr",
     "train",

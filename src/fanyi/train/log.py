@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import time
 import warnings
 from pathlib import Path
 from typing import Any
 
-LOG_FILE = "log.jsonl"
+import torch
+
+from ..filenames import LOG_FILE
+from .distributed import Distributed
 
 
 class RunLog:
@@ -67,6 +71,27 @@ def train_record(
         "grad_norm": norm,
         "tgt_tokens_per_s": tokens / seconds,
     }
+
+
+class Window:
+    """The steps since the last training record: their (loss, NLL, target tokens) sums, kept on
+    the device (adding to them never waits for it), and when the window began."""
+
+    def __init__(self, dist: Distributed) -> None:
+        self.dist = dist
+        self.restart()
+
+    def restart(self) -> None:
+        self.sums = torch.zeros(3, dtype=torch.float64, device=self.dist.device)
+        self.started = time.perf_counter()
+
+    def add(self, sums: torch.Tensor) -> None:
+        self.sums += sums
+
+    def record(self, step: int, epoch: int, lr: float, norm: float) -> dict[str, Any]:
+        """The window's record: its sums over every rank (this waits for every rank's device)."""
+        sums, seconds = self.dist.sum(self.sums).tolist(), time.perf_counter() - self.started
+        return train_record(step, epoch, sums, seconds, lr, norm)
 
 
 def read_log(run_dir: str | Path) -> list[dict[str, Any]]:

@@ -43,6 +43,14 @@ class TrainState:
     def __post_init__(self) -> None:
         self.earlier = [(int(processes), int(taken)) for processes, taken in self.earlier]
 
+    def improved(self, score: float) -> bool:
+        """Count a validation that scored ``score`` (higher is better) for early stopping;
+        whether it is the best so far."""
+        is_best = self.best is None or score > self.best
+        self.best = score if is_best else self.best
+        self.bad_validations = 0 if is_best else self.bad_validations + 1
+        return is_best
+
     def regrouped(self, before: int, now: int) -> TrainState:
         """This state, saved by ``before`` processes, for ``now``: the epoch's position so far
         joins ``earlier``, and the ``now`` processes share what is left of the epoch."""

@@ -9,26 +9,15 @@ import contextlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import torch
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
 from ..data import Batch
-from .distributed import Distributed
-from .loss import LabelSmoothingLoss
+from .context import StepSettings, TrainContext
 from .schedule import noam_lr
-
-
-@dataclass(frozen=True)
-class StepSettings:
-    """The rate of eq. 3 (``lr_factor`` · d_model^−0.5 · …) and the gradient clipping."""
-
-    d_model: int
-    warmup: int
-    lr_factor: float = 1.0
-    clip_norm: float | None = 1.0  # max gradient L2 norm; None: no clipping
 
 
 @dataclass
@@ -68,19 +57,14 @@ def adam(
     return torch.optim.Adam(parameters, lr=0.0, betas=betas, eps=eps, fused=fused or None)
 
 
-def accumulate_gradients(
-    model: nn.Module,
-    criterion: LabelSmoothingLoss,
-    batches: list[Batch],
-    autocast: Any,
-    dist: Distributed,
-) -> torch.Tensor:
+def accumulate_gradients(ctx: TrainContext, batches: list[Batch]) -> torch.Tensor:
     """Backpropagate the loss of ``batches`` normalised by all their target tokens (all ranks).
 
     Each micro-batch adds loss_sum / total tokens, so accumulating two halves gives the
     gradient of the whole; DDP averages over ranks, hence the factor world_size. Returns the
     (loss sum, NLL sum, tokens) of this process, on its device.
     """
+    dist, model = ctx.dist, ctx.stepped
     here = float(sum(b.ntokens for b in batches))
     if dist.world_size == 1:
         scale: float | torch.Tensor = 1.0 / here
@@ -94,9 +78,9 @@ def accumulate_gradients(
         alone = last or dist.world_size == 1
         sync = contextlib.nullcontext() if alone else cast(DistributedDataParallel, model).no_sync()
         with sync:
-            with autocast:
+            with ctx.autocast:
                 log_probs = model(batch.src, batch.tgt_in)
-            loss, nll = criterion(log_probs, batch.tgt_out)
+            loss, nll = ctx.criterion(log_probs, batch.tgt_out)
             (loss * scale).backward()
         stats[:2] += torch.stack([loss.detach(), nll.detach()]).double()
     return stats
@@ -115,25 +99,11 @@ def optimizer_step(
     return lr, norm
 
 
-def train_step(
-    model: nn.Module,
-    optimizer: torch.optim.Optimizer,
-    criterion: LabelSmoothingLoss,
-    batches: list[Batch],
-    step: int,
-    settings: StepSettings,
-    autocast: Any = None,
-    dist: Distributed | None = None,
-) -> StepResult:
+def train_step(ctx: TrainContext, batches: list[Batch], step: int) -> StepResult:
     """Optimizer step number ``step`` (from 1) on ``batches`` (several: gradient accumulation).
 
-    ``autocast``: a ``torch.autocast`` context (default none); ``dist``: this process's place in
-    a data-parallel job, ``model`` then being its DDP wrapper (default: a single process on the
-    model's device).
+    Nothing is read back to the host: the result's sums and norm stay on the device.
     """
-    autocast = contextlib.nullcontext() if autocast is None else autocast
-    if dist is None:  # one process, on the model's device
-        dist = Distributed(device=next(model.parameters()).device)
-    sums = accumulate_gradients(model, criterion, batches, autocast, dist)
-    lr, norm = optimizer_step(model, optimizer, settings, step)
+    sums = accumulate_gradients(ctx, batches)
+    lr, norm = optimizer_step(ctx.stepped, ctx.optimizer, ctx.settings, step)
     return StepResult(sums, lr, norm)

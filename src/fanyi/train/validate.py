@@ -3,31 +3,50 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
-from ..data import BOS_ID, EOS_ID, ParallelDataset, TokenBatchSampler, Vocab, collate
-from ..decode import greedy_search
-from ..model import Transformer
+from ..data import ParallelDataset, TokenBatchSampler, Vocab, collate, load_split
+from ..data.manifest import split_file
+from ..decode import DecodeConfig, decode
 from ..scores import score
 from .config import TrainConfig
-from .loss import LabelSmoothingLoss
+from .context import TrainContext
+
+
+@dataclass
+class DevSet:
+    """The dev split: its ids, its reference translations, and the target side's vocabulary."""
+
+    data: ParallelDataset
+    references: list[str]
+    vocab: Vocab  # the target side's
+    lang: str  # the target language (which BLEU tokenizer)
+
+    @classmethod
+    def load(cls, data_dir: Path, vocabs: tuple[Vocab, Vocab], lang: str) -> DevSet:
+        references = (data_dir / split_file("dev", "tgt")).read_text(encoding="utf-8")
+        return cls(load_split(data_dir, "dev", vocabs), references.splitlines(), vocabs[1], lang)
+
+
+def greedy() -> DecodeConfig:
+    """Validation's search: greedy, within the decoder's own length limits (DecodeConfig's)."""
+    return DecodeConfig(beam=1, length_penalty=0.0)
 
 
 @torch.no_grad()
-def dev_loss(
-    model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocast: Any, device: torch.device
-) -> dict[str, float]:
+def dev_loss(ctx: TrainContext, dev: ParallelDataset, max_tokens: int) -> dict[str, float]:
     """Per-token label-smoothed loss and NLL (and perplexity) of the dev set."""
-    criterion = LabelSmoothingLoss(cfg.label_smoothing, model.config.pad_id)
-    sampler = TokenBatchSampler(*dev.sizes(), cfg.valid_max_tokens, shuffle=False)
-    total, tokens = torch.zeros(2, dtype=torch.float64, device=device), 0  # summed on the device
+    sampler = TokenBatchSampler(*dev.sizes(), max_tokens, shuffle=False)
+    total = torch.zeros(2, dtype=torch.float64, device=ctx.device)  # summed on the device
+    tokens = 0
     for indices in sampler:
-        batch = collate([dev[i] for i in indices]).to(device)
-        with autocast:
-            log_probs = model(batch.src, batch.tgt_in)
-        total += torch.stack(criterion(log_probs, batch.tgt_out)).double()
+        batch = collate([dev[i] for i in indices]).to(ctx.device)
+        with ctx.autocast:
+            log_probs = ctx.model(batch.src, batch.tgt_in)
+        total += torch.stack(ctx.criterion(log_probs, batch.tgt_out)).double()
         tokens += batch.ntokens
     loss, nll = (total / tokens).tolist()
     return {"dev_loss": loss, "dev_nll": nll, "dev_ppl": math.exp(min(nll, 50.0))}
@@ -35,41 +54,31 @@ def dev_loss(
 
 @torch.no_grad()
 def dev_translations(
-    model: Transformer, dev: ParallelDataset, cfg: TrainConfig, autocast: Any, device: torch.device
+    ctx: TrainContext, dev: ParallelDataset, count: int | None, max_tokens: int
 ) -> list[list[int]]:
-    """Greedy decodings of the first ``valid_bleu_sentences`` dev sources, in order."""
-    count = min(len(dev), cfg.valid_bleu_sentences or len(dev))
+    """Greedy decodings of the first ``count`` (default: all) dev sources, in order."""
+    count = min(len(dev), count or len(dev))
     subset = ParallelDataset(dev.src[:count], dev.tgt[:count])
-    sampler = TokenBatchSampler(*subset.sizes(), cfg.valid_max_tokens, shuffle=False)
+    sampler = TokenBatchSampler(*subset.sizes(), max_tokens, shuffle=False)
     hypotheses: list[list[int]] = [[] for _ in range(count)]
+    config = greedy()
     for indices in sampler:
-        src = collate([subset[i] for i in indices]).src.to(device)
-        max_len = min(model.config.max_len - 1, 2 * src.size(1) + 10)
-        with autocast:
-            decoded = greedy_search(model, src, BOS_ID, EOS_ID, max_len)
-        for i, ids in zip(indices, decoded, strict=True):
-            hypotheses[i] = ids
+        src = collate([subset[i] for i in indices]).src.to(ctx.device)
+        with ctx.autocast:
+            decoded = decode(ctx.model, src, config)
+        for i, best in zip(indices, decoded, strict=True):
+            hypotheses[i] = best[0].tokens
     return hypotheses
 
 
-def validate(
-    model: Transformer,
-    dev: ParallelDataset,
-    references: list[str],
-    tgt_vocab: Vocab,
-    tgt_lang: str,
-    cfg: TrainConfig,
-    autocast: Any,
-    device: torch.device,
-) -> dict[str, float]:
+def validate(ctx: TrainContext, dev: DevSet, cfg: TrainConfig) -> dict[str, float]:
     """Dev loss, and BLEU/chrF of greedy decoding (``fanyi.scores.score``) when asked."""
-    model.eval()
-    metrics = dev_loss(model, dev, cfg, autocast, device)
+    ctx.model.eval()
+    metrics = dev_loss(ctx, dev.data, cfg.valid_max_tokens)
     if cfg.valid_bleu:
-        hypotheses = [
-            tgt_vocab.decode(ids) for ids in dev_translations(model, dev, cfg, autocast, device)
-        ]
-        scores = score(hypotheses, [references[: len(hypotheses)]], tgt_lang)
+        decoded = dev_translations(ctx, dev.data, cfg.valid_bleu_sentences, cfg.valid_max_tokens)
+        hypotheses = [dev.vocab.decode(ids) for ids in decoded]
+        scores = score(hypotheses, [dev.references[: len(hypotheses)]], dev.lang)
         metrics |= {"bleu": scores.bleu, "chrf": scores.chrf}
-    model.train()
+    ctx.model.train()
     return metrics

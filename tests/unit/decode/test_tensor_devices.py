@@ -9,7 +9,9 @@ from fanyi.data import ParallelDataset
 from fanyi.decode import DecodeConfig, decode
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.rerank import log_likelihoods
-from fanyi.train.config import TrainConfig
+from fanyi.train import LabelSmoothingLoss, StepSettings, TrainContext
+from fanyi.train.distributed import Distributed
+from fanyi.train.step import adam
 from fanyi.train.validate import dev_loss, dev_translations
 from foreign_device import foreign_device
 from tiny_model import tiny_model
@@ -58,10 +60,11 @@ def test_an_ensemble_decodes_on_the_input_device():
 def test_validation_runs_on_the_input_device():
     model = tiny_model()
     dev = ParallelDataset([[5, 6, 7, 3], [8, 9, 3]], [[10, 11], [12]])
-    cfg, fp32 = TrainConfig(valid_max_tokens=64), torch.autocast("cpu", enabled=False)
+    criterion, settings = LabelSmoothingLoss(0.1, model.config.pad_id), StepSettings(32, 4000)
+    ctx = TrainContext(model, adam(model.parameters()), criterion, settings, Distributed())
     with foreign_device():
-        translations = dev_translations(model, dev, cfg, fp32, torch.device("cpu"))
-        metrics = dev_loss(model, dev, cfg, fp32, torch.device("cpu"))
+        translations = dev_translations(ctx, dev, None, max_tokens=64)
+        metrics = dev_loss(ctx, dev, max_tokens=64)
     assert len(translations) == 2 and metrics["dev_loss"] > 0
 
 

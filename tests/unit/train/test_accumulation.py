@@ -1,14 +1,12 @@
 """The training step: two half-batches give the gradient of the whole batch; a step sets the
 Noam rate and clips."""
 
-import contextlib
-
 import pytest
 import torch
 
 from fanyi.data import collate
 from fanyi.model import build_model
-from fanyi.train import LabelSmoothingLoss, StepSettings, noam_lr, train_step
+from fanyi.train import LabelSmoothingLoss, StepSettings, TrainContext, noam_lr, train_step
 from fanyi.train.distributed import Distributed
 from fanyi.train.step import accumulate_gradients, adam, optimizer_step
 from tiny_model import tiny_config
@@ -28,10 +26,14 @@ def _examples(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
     ]
 
 
+def _context(model, settings: StepSettings | None = None) -> TrainContext:
+    settings = settings or StepSettings(d_model=model.config.d_model, warmup=4)
+    return TrainContext(model, adam(model.parameters()), LabelSmoothingLoss(0.1, 0), settings, CPU)
+
+
 def _gradients(model, batches) -> dict[str, torch.Tensor]:
     model.zero_grad(set_to_none=True)
-    criterion = LabelSmoothingLoss(0.1, pad_id=0)
-    accumulate_gradients(model, criterion, batches, contextlib.nullcontext(), CPU)
+    accumulate_gradients(_context(model), batches)
     return {name: p.grad.clone() for name, p in model.named_parameters()}
 
 
@@ -63,10 +65,9 @@ def test_a_whole_step_reports_its_loss_and_moves_the_parameters_by_the_rate():
     model = build_model(tiny_config(40))
     batch = collate(_examples(8, seed=2))
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
-    criterion = LabelSmoothingLoss(0.1, pad_id=0)
-    settings = StepSettings(d_model=32, warmup=4, clip_norm=None)
-    result = train_step(model, adam(model.parameters()), criterion, [batch], 1, settings)
-    loss, _ = criterion(model(batch.src, batch.tgt_in), batch.tgt_out)
+    ctx = _context(model, StepSettings(d_model=32, warmup=4, clip_norm=None))
+    result = train_step(ctx, [batch], 1)
+    loss, _ = ctx.criterion(model(batch.src, batch.tgt_in), batch.tgt_out)
     assert result.tokens == batch.ntokens and result.lr == noam_lr(1, 32, 4)
     assert result.loss > result.nll > 0 and result.grad_norm > 0
     moved = max((p.detach() - before[n]).abs().max().item() for n, p in model.named_parameters())

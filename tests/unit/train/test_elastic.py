@@ -1,15 +1,10 @@
 """Elastic resume's bookkeeping: the epoch's position handed to another number of processes,
-the accumulation that keeps the batch of a step, per-rank generators, and what a resumed run
-says when the batch of a step changes."""
-
-import shutil
+the accumulation that keeps the batch of a step, and per-rank generators (what a resumed run
+says when the batch of a step changes: tests/integration/test_train_resume.py)."""
 
 import pytest
 import torch
-from tiny_run import tiny_config, word_corpus
 
-from fanyi.model_dir import read_checkpoint
-from fanyi.train import train
 from fanyi.train.state import TrainState, capture_rng, kept_accumulation, restore_rank_rng
 
 
@@ -53,26 +48,3 @@ def test_each_rank_gets_its_own_generator_back_or_a_fresh_one_of_its_own():
     assert not torch.equal(fresh[0], fresh[1]) and not torch.equal(fresh[1], fresh[2])
     assert torch.equal(_draws(rng, rank=2, world_size=3), fresh[2])  # seeded: reproducible
     assert not torch.equal(_draws(rng, rank=2, world_size=3, step=10), fresh[2])
-
-
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory):
-    """A one-process run checkpointed at step 2."""
-    data = word_corpus(tmp_path_factory.mktemp("elastic"))
-    return data, train(tiny_config(data, tmp_path_factory.mktemp("saved") / "run", max_steps=2))
-
-
-def test_resuming_with_another_accumulation_says_the_batch_of_a_step_changes(saved, tmp_path):
-    data, run = saved
-    run = shutil.copytree(run, tmp_path / "run")
-    cfg = tiny_config(data, run, max_steps=3, accumulation=2)
-    with pytest.warns(UserWarning, match=r"a step now takes 2 batches .* instead of 1"):
-        train(cfg, run)
-    assert read_checkpoint(run, "last").train["accumulation"] == 2
-
-
-def test_keep_effective_batch_keeps_the_saved_accumulation(saved, tmp_path):
-    data, run = saved
-    run = shutil.copytree(run, tmp_path / "run")
-    train(tiny_config(data, run, max_steps=3, accumulation=3, keep_effective_batch=True), run)
-    assert read_checkpoint(run, "last").train["accumulation"] == 1

@@ -1,18 +1,15 @@
 """Subword regularisation (Kudo 2018): sampled segmentations spell the same text, vary from
-epoch to epoch, depend on (seed, epoch, example) alone, and a run that samples them still resumes
-bitwise."""
+epoch to epoch, and depend on (seed, epoch, example) alone (a run that samples them resumes
+bitwise: tests/integration/test_train_resume.py)."""
 
 from pathlib import Path
 
 import pytest
-import torch
-from tiny_run import tiny_config, word_corpus
 
 from fanyi.data import ParallelDataset, Vocab
 from fanyi.data.regularization import SampledSegmentations
 from fanyi.ensemble_dir import first_member
-from fanyi.model_dir import read_state_dict
-from fanyi.train import TrainConfig, train
+from fanyi.train import TrainConfig
 
 BUNDLED = Path(__file__).resolve().parents[3] / "src" / "fanyi" / "bundled" / "zh-en"
 SOURCES = [
@@ -63,16 +60,3 @@ def test_alpha_out_of_range_is_refused(sampled):
         SampledSegmentations(sampled, sampled.texts, sampled.vocabs, 0.0, seed=1)
     with pytest.raises(ValueError, match="subword_alpha"):
         TrainConfig(subword_alpha=1.5)
-
-
-def test_a_sampling_run_resumes_bitwise_and_differs_from_the_best(tmp_path):
-    data = word_corpus(tmp_path)
-    sampling = {"subword_alpha": 0.1, "max_steps": 6, "validate_every": 3}
-    whole = train(tiny_config(data, tmp_path / "whole", **sampling))
-    part = train(tiny_config(data, tmp_path / "part", **{**sampling, "max_steps": 3}))
-    resumed = train(tiny_config(data, part, **sampling), resume=part)
-    best = train(tiny_config(data, tmp_path / "best", **{**sampling, "subword_alpha": 0.0}))
-    final = {run: read_state_dict(run / "step-0000006") for run in (whole, resumed, best)}
-    for name, tensor in final[whole].items():
-        assert torch.equal(tensor, final[resumed][name]), name
-    assert any(not torch.equal(t, final[best][n]) for n, t in final[whole].items())

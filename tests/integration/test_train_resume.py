@@ -1,6 +1,7 @@
 """Resuming: a copied run goes on in the copy, a torn last log line is dropped with a warning,
-resuming a finished run changes nothing, and rewriting the run's `last` checkpoint never leaves
-it missing."""
+resuming a finished run changes nothing, rewriting the run's `last` checkpoint never leaves it
+missing, a resumed run says when the batch of a step changes (or keeps it), and a run that
+samples its segmentations resumes bitwise."""
 
 import json
 import re
@@ -9,13 +10,13 @@ import shutil
 import pytest
 import torch
 import yaml
-from tiny_run import tiny_config, word_corpus
 
 from fanyi import model_dir as ckpt
 from fanyi.cli import main
-from fanyi.model_dir import load_model, read_index
+from fanyi.model_dir import load_model, read_checkpoint, read_index, read_state_dict
 from fanyi.train import train
 from fanyi.train.log import read_log
+from tiny_run import tiny_config, word_corpus
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +125,32 @@ def test_rewriting_the_last_checkpoint_never_leaves_it_missing(finished, tmp_pat
     monkeypatch.undo()
     reloaded, _ = load_model(run)  # `last` is there, complete: the new one
     assert torch.equal(reloaded.generator.proj.weight, model.generator.proj.weight)
+
+
+def test_resuming_with_another_accumulation_says_the_batch_of_a_step_changes(
+    data_dir, finished, tmp_path
+):
+    data, run = data_dir, shutil.copytree(finished, tmp_path / "run")
+    cfg = tiny_config(data, run, max_steps=3, accumulation=2)
+    with pytest.warns(UserWarning, match=r"a step now takes 2 batches .* instead of 1"):
+        train(cfg, run)
+    assert read_checkpoint(run, "last").train["accumulation"] == 2
+
+
+def test_keep_effective_batch_keeps_the_saved_accumulation(data_dir, finished, tmp_path):
+    data, run = data_dir, shutil.copytree(finished, tmp_path / "run")
+    train(tiny_config(data, run, max_steps=3, accumulation=3, keep_effective_batch=True), run)
+    assert read_checkpoint(run, "last").train["accumulation"] == 1
+
+
+def test_a_sampling_run_resumes_bitwise_and_differs_from_the_best(data_dir, tmp_path):
+    data = data_dir
+    sampling = {"subword_alpha": 0.1, "max_steps": 6, "validate_every": 3}
+    whole = train(tiny_config(data, tmp_path / "whole", **sampling))
+    part = train(tiny_config(data, tmp_path / "part", **{**sampling, "max_steps": 3}))
+    resumed = train(tiny_config(data, part, **sampling), resume=part)
+    best = train(tiny_config(data, tmp_path / "best", **{**sampling, "subword_alpha": 0.0}))
+    final = {run: read_state_dict(run / "step-0000006") for run in (whole, resumed, best)}
+    for name, tensor in final[whole].items():
+        assert torch.equal(tensor, final[resumed][name]), name
+    assert any(not torch.equal(t, final[best][n]) for n, t in final[whole].items())

@@ -5,12 +5,11 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from tiny_run import tiny_config, word_corpus
 
 from fanyi.model_dir import read_index
 from fanyi.train import TrainConfig, train
 from fanyi.train import trainer as trainer_module
-from fanyi.train.config import RESUMABLE_CHANGES
+from tiny_run import tiny_config, word_corpus
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +35,11 @@ def test_without_a_budget_max_steps_still_rules(data_dir, tmp_path):
     assert read_index(run)["last"] == "step-0000004"
 
 
-def test_the_budget_must_be_positive_and_may_change_on_resume():
+def test_the_budget_must_be_positive_and_may_change_on_resume(data_dir, tmp_path):
     with pytest.raises(ValueError, match="max_minutes must be positive"):
         TrainConfig(max_minutes=0)
-    assert "max_minutes" in RESUMABLE_CHANGES
+    run = train(tiny_config(data_dir, tmp_path / "run", max_steps=2, max_minutes=60))
+    resumed = train(tiny_config(data_dir, run, max_steps=3, max_minutes=None), resume=run)
+    assert read_index(resumed)["last"] == "step-0000003"
+    with pytest.raises(ValueError, match=r"lr_factor: 1\.0 → 2\.0"):  # a key that may not change
+        train(tiny_config(data_dir, run, max_steps=4, lr_factor=2.0), resume=run)
