@@ -2,9 +2,10 @@
 
 Tiny MarianMT models with random weights (``tests/tiny_marian.py``), saved with
 ``save_pretrained`` beside their SentencePiece models and vocab.json, are converted with the CLI;
-then teacher-forced log-probabilities equal transformers' (1e-4), and the greedy translations and
-the beam-4 4-best lists of 100 sentences equal ``generate``'s, ids and text (``generate`` under
-fanyi's length limit and raw log-probability ranking: ``hf_reference.py``).
+then teacher-forced log-probabilities (1e-4) and cross-attention maps (1e-5) equal transformers',
+and the greedy translations and the beam-4 4-best lists of 100 sentences equal ``generate``'s,
+ids and text (``generate`` under fanyi's length limit and raw log-probability ranking:
+``hf_reference.py``).
 """
 
 from __future__ import annotations
@@ -103,12 +104,22 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
         assert same >= floor, (beam, same)
 
 
-def test_attention_maps_of_a_converted_model(converted):
-    _, _, directory = converted
-    translator = Translator.load(directory, beam=2)
+def test_attention_maps_of_a_converted_model_are_transformers_cross_attentions(
+    converted, monkeypatch
+):
+    reference, tokenizer, directory = converted
+    translator = Translator.load(directory, beam=2, dtype="fp32")
     maps = translator.cross_attention("bakomu rizo")
-    assert maps.weights.shape[:2] == (2, 4)  # N_dec x h
-    assert maps.weights.shape[2:] == (len(maps.target_tokens), len(maps.source_tokens))
+    src = tokenizer("bakomu rizo", return_tensors="pt").input_ids  # 1 x s
+    pieces = maps.target_tokens[:-1]  # the decoder reads BOS and all but the last (EOS)
+    start = reference.config.decoder_start_token_id
+    tgt = torch.tensor([[start, *map(translator.tgt_vocab.piece_to_id, pieces)]])
+    monkeypatch.setattr(reference.config, "_attn_implementation", "eager")  # it returns weights
+    with torch.no_grad():
+        theirs = reference(input_ids=src, decoder_input_ids=tgt, output_attentions=True)
+    expected = torch.stack([layer[0] for layer in theirs.cross_attentions])  # N_dec x h x t x s
+    assert maps.weights.shape == (2, 4, len(maps.target_tokens), len(maps.source_tokens))
+    torch.testing.assert_close(maps.weights, expected, rtol=0, atol=1e-5)
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,11 @@
-"""Attention heatmaps and the positional-encoding figure: files written, Chinese glyphs found."""
+"""Attention heatmaps and the positional-encoding figure: each panel shows the matrix it names
+(the attention of its layer and head; the sinusoids of §3.5), Chinese glyphs are found."""
 
 import os
 import warnings
 
 import matplotlib
+import numpy as np
 import pytest
 import torch
 from PIL import Image
@@ -18,6 +20,16 @@ def restore_rc():
         yield
 
 
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures that plots draw, kept open to be read (closed afterwards)."""
+    figures, close = [], plots.plt.close
+    monkeypatch.setattr(plots.plt, "close", figures.append)
+    yield figures
+    for figure in figures:
+        close(figure)
+
+
 def maps(layers: int = 2, heads: int = 3) -> AttentionMaps:
     source = ["<2en>", "▁我", "很", "好", "。", "</s>"]
     target = ["▁I", "'", "m", "▁fine", ".", "</s>"]
@@ -25,11 +37,23 @@ def maps(layers: int = 2, heads: int = 3) -> AttentionMaps:
     return AttentionMaps(source, target, weights)
 
 
-def test_one_panel_per_layer_and_head(tmp_path):
-    small = plots.plot_attention(maps(1, 1), tmp_path / "small.png")
-    large = plots.plot_attention(maps(2, 3), tmp_path / "large.png", title="我很好。")
-    (w1, h1), (w2, h2) = Image.open(small).size, Image.open(large).size
-    assert w2 > 2.5 * w1 and h2 > 1.8 * h1
+def test_each_panel_shows_the_attention_of_its_layer_and_head(tmp_path, drawn):
+    shown = maps(2, 3)
+    out = plots.plot_attention(shown, tmp_path / "attention.png", title="我很好。")
+    assert Image.open(out).format == "PNG"
+    (figure,) = drawn
+    panels = [ax for ax in figure.axes if ax.images]  # the colour bar's axes hold no image
+    assert len(panels) == 2 * 3 and figure.get_suptitle() == "我很好。"
+    for index, ax in enumerate(panels):  # row by row: layers down, heads across
+        layer, head = divmod(index, 3)
+        image = ax.images[0]
+        np.testing.assert_array_equal(image.get_array(), shown.weights[layer, head].numpy())
+        assert image.get_clim() == (0.0, float(shown.weights.max()))  # one scale for all
+        assert ax.get_title() == f"layer {layer + 1}, head {head + 1}"
+        columns = [label.get_text() for label in ax.get_xticklabels()]
+        rows = [label.get_text() for label in ax.get_yticklabels()]
+        assert columns == ["<2en>", "我", "很", "好", "。", "</s>"]  # ▁ dropped
+        assert rows == ["I", "'", "m", "fine", ".", "</s>"]
 
 
 @pytest.mark.skipif(  # CI installs one (.ci/apt-packages): there it must run
@@ -58,9 +82,18 @@ def test_the_font_can_be_chosen(monkeypatch, tmp_path):
     assert plots.find_cjk_font() == chosen
 
 
-def test_positional_encoding_figure(tmp_path):
+def test_positional_encoding_figure_shows_the_sinusoids_of_section_3_5(tmp_path, drawn):
     out = plots.plot_positional(tmp_path / "pe.png", max_len=50, d_model=32, dims=(0, 1, 8))
-    assert Image.open(out).size[0] > 1000
+    assert Image.open(out).format == "PNG"
+    pos, i = np.arange(50)[:, None], np.arange(16)[None, :]
+    angle = pos / 10000 ** (2 * i / 32)  # PE(pos, 2i) = sin(angle), PE(pos, 2i + 1) = cos(angle)
+    (figure,) = drawn
+    heat, curves = figure.axes[:2]
+    expected = np.concatenate([np.sin(angle), np.cos(angle)], axis=1).T  # sines below cosines
+    np.testing.assert_allclose(heat.images[0].get_array(), expected, atol=1e-5)
+    dims = [np.sin(angle[:, 0]), np.cos(angle[:, 0]), np.sin(angle[:, 4])]  # i = 0, 1, 8
+    for line, formula in zip(curves.get_lines(), dims, strict=True):
+        np.testing.assert_allclose(line.get_ydata(), formula, atol=1e-5)
     with pytest.raises(ValueError, match="must lie in"):
         plots.plot_positional(tmp_path / "bad.png", d_model=16, dims=(16,))
 

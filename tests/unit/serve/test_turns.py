@@ -53,44 +53,60 @@ def start(target, *args) -> threading.Thread:
     return thread
 
 
-def test_without_a_quantum_a_new_batch_overtakes_a_long_one_at_its_next_step():
+# A first batch (name, steps, the step inside which it pauses, heavy) runs; a second (name,
+# steps) arrives during the pause and waits for the turn; then both go on. The order of steps:
+TWO_BATCHES = [
+    pytest.param(
+        {"quantum": 0, "patience": 0},
+        ("A", 8, 3, False),
+        ("B", 2),
+        "A0A1A2A3B0B1A4A5A6A7",
+        id="without a quantum a new batch overtakes a long one at its next step",
+    ),
+    pytest.param(  # the turn passes as soon as the other's deadline is earlier
+        {"quantum": 0, "patience": 0},
+        ("A", 6, 0, False),
+        ("B", 6),
+        "A0B0A1B1A2B2A3B3A4B4A5B5",
+        id="long batches share the time, never more than a step apart",
+    ),
+    pytest.param(
+        {"quantum": 3, "patience": 0},
+        ("A", 6, 0, False),
+        ("B", 6),
+        "A0A1A2B0B1B2A3A4A5B3B4B5",
+        id="a batch keeps the turn for its quantum",
+    ),
+    pytest.param(  # A goes on past B's arrival for 2 s; its deadline then moves 2 s per second
+        {"quantum": 0, "patience": 2},
+        ("A", 5, 0, False),
+        ("B", 5),
+        "A0A1A2B0B1B2A3B3A4B4",
+        id="a light batch keeps its place for its patience then makes way",
+    ),
+    pytest.param(  # H's deadline: 0 + 10 · seconds decoded; L's: 1 + 2 · seconds decoded
+        {"quantum": 0, "weight": 2, "heavy_weight": 10, "patience": 0},
+        ("H", 3, 0, True),
+        ("L", 12),
+        "H0L0L1L2L3L4H1L5L6L7L8L9H2L10L11",
+        id="a heavy batch gets a smaller share",
+    ),
+]
+
+
+@pytest.mark.parametrize(("settings", "first", "second", "order"), TWO_BATCHES)
+def test_a_running_batch_and_one_that_arrives_take_turns(settings, first, second, order):
     clock, log = Clock(), []
-    turns = Turns(quantum=0, patience=0, clock=clock)
+    turns = Turns(clock=clock, **settings)
     resume = threading.Event()
-    long = start(run_batch, turns, clock, Slot(), "A", 8, log, 3, resume)
-    wait_until(lambda: len(log) == 4)  # A is inside its fourth step
-    short = start(run_batch, turns, clock, Slot(), "B", 2, log)
+    name, steps, pause, heavy = first
+    running = start(run_batch, turns, clock, Slot(heavy=heavy), name, steps, log, pause, resume)
+    wait_until(lambda: len(log) == pause + 1)  # the first is inside its paused step
+    arriving = start(run_batch, turns, clock, Slot(), *second, log)
     wait_until(lambda: len(turns._waiting) == 1)
     resume.set()
-    long.join(10), short.join(10)
-    assert log == ["A0", "A1", "A2", "A3", "B0", "B1", "A4", "A5", "A6", "A7"]
-
-
-def test_long_batches_share_the_time():
-    clock, log = Clock(), []
-    turns = Turns(quantum=0, patience=0, clock=clock)
-    resume = threading.Event()
-    first = start(run_batch, turns, clock, Slot(), "A", 6, log, 0, resume)
-    wait_until(lambda: len(log) == 1)
-    second = start(run_batch, turns, clock, Slot(), "B", 6, log)
-    wait_until(lambda: len(turns._waiting) == 1)
-    resume.set()
-    first.join(10), second.join(10)
-    # the turn passes as soon as the other's deadline is earlier: never more than a step apart
-    assert log == ["A0", "B0", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5"]
-
-
-def test_a_batch_keeps_the_turn_for_its_quantum():
-    clock, log = Clock(), []
-    turns = Turns(quantum=3, patience=0, clock=clock)
-    resume = threading.Event()
-    first = start(run_batch, turns, clock, Slot(), "A", 6, log, 0, resume)
-    wait_until(lambda: len(log) == 1)
-    second = start(run_batch, turns, clock, Slot(), "B", 6, log)
-    wait_until(lambda: len(turns._waiting) == 1)
-    resume.set()
-    first.join(10), second.join(10)
-    assert log == ["A0", "A1", "A2", "B0", "B1", "B2", "A3", "A4", "A5", "B3", "B4", "B5"]
+    running.join(10), arriving.join(10)
+    assert "".join(log) == order
 
 
 def test_a_stream_of_new_batches_never_starves_an_old_one():
@@ -116,20 +132,6 @@ def test_a_stream_of_new_batches_never_starves_an_old_one():
     assert log.index("A3") < log.index("B40")
 
 
-def test_a_light_batch_keeps_its_place_for_its_patience_then_makes_way():
-    clock, log = Clock(), []
-    turns = Turns(quantum=0, patience=2, clock=clock)
-    resume = threading.Event()
-    first = start(run_batch, turns, clock, Slot(), "A", 5, log, 0, resume)
-    wait_until(lambda: len(log) == 1)
-    second = start(run_batch, turns, clock, Slot(), "B", 5, log)
-    wait_until(lambda: len(turns._waiting) == 1)
-    resume.set()
-    first.join(10), second.join(10)
-    # A goes on past B's arrival for 2 s; its deadline then moves 2 s per second decoded
-    assert "".join(log) == "A0A1A2B0B1B2A3B3A4B4"
-
-
 def test_patience_is_learned_from_the_seconds_per_cost_of_recent_batches():
     clock = Clock()
     turns = Turns(patience=1, clock=clock)
@@ -141,20 +143,6 @@ def test_patience_is_learned_from_the_seconds_per_cost_of_recent_batches():
     assert turns.seconds_per_cost == 0.2
     assert turns._patience_of(Slot(cost=5)) == 2.0  # twice the 1 s that 5 units predict
     assert turns._patience_of(Slot(cost=5, heavy=True)) == 0
-
-
-def test_a_heavy_batch_gets_a_smaller_share():
-    clock, log = Clock(), []
-    turns = Turns(quantum=0, weight=2, heavy_weight=10, patience=0, clock=clock)
-    resume = threading.Event()
-    heavy = start(run_batch, turns, clock, Slot(heavy=True), "H", 3, log, 0, resume)
-    wait_until(lambda: len(log) == 1)
-    light = start(run_batch, turns, clock, Slot(), "L", 12, log)
-    wait_until(lambda: len(turns._waiting) == 1)
-    resume.set()
-    heavy.join(10), light.join(10)
-    # H's deadline: 0 + 10 · seconds decoded; L's: 1 + 2 · seconds decoded
-    assert "".join(log) == "H0L0L1L2L3L4H1L5L6L7L8L9H2L10L11"
 
 
 def test_a_cancelled_batch_stops_at_its_next_step_and_passes_the_turn():

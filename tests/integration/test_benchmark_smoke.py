@@ -1,0 +1,84 @@
+"""Benchmarks run as a user runs them, on a few lines: each ends with one JSON line that names it
+and holds its figures, consistent among themselves. (Benchmarks whose figures are checked
+against fanyi itself have tests of their own: test_*_benchmark.py.)"""
+
+import json
+
+import pytest
+import torch
+
+from conftest import run_benchmark
+from fanyi.decode.quantize import PackedLinear
+from fanyi.decode.translator import BUNDLED
+
+GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
+BUNDLED_MODEL = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+BF16_KERNELS = pytest.mark.skipif(
+    not PackedLinear.available(torch.nn.Linear(1, 1)), reason="this CPU has no oneDNN bf16 kernels"
+)
+
+
+def timed_both_ways(result: dict, measured: str, baseline: str) -> None:
+    """One shape timed both ways; the speedup is the ratio of the two times."""
+    assert result["machine"]["cores"] >= 1
+    (one,) = result["results"]
+    assert set(one["microseconds"]) == {measured, baseline}
+    ratio = one["microseconds"][baseline] / one["microseconds"][measured]
+    assert abs(one["speedup"] - ratio) < 0.05 * ratio
+
+
+def every_dtype_and_the_choice(result: dict) -> None:
+    """Each dtype's speed over fp32 on one thread, and the one dtype auto chose among them."""
+    assert result["sentences"] == 6
+    (one,) = result["results"]
+    assert one["threads"] == 1 and set(one["seconds"]) == {"fp32", "bf16", "int8"}
+    assert one["speed_over_fp32"]["fp32"] == 1.0 and one["auto"] in one["seconds"]
+    assert one["auto_over_fp32"] == one["speed_over_fp32"][one["auto"]]
+
+
+def raw_and_normalised_bleu(result: dict) -> None:
+    assert result["lines"] == 12 and set(result["bleu"]) == {"raw", "normalised"}
+    assert result["changed"] > 0  # normalising changed some lines
+
+
+CASES = [
+    pytest.param(
+        "top_k",
+        ["--quick", "--rounds", "1"],
+        lambda result: timed_both_ways(result, "fanyi", "argmax"),
+        id="top_k",
+    ),
+    pytest.param(
+        "packed_linear",
+        ["--quick", "--rounds", "1"],
+        lambda result: timed_both_ways(result, "PackedLinear", "F.linear"),
+        id="packed_linear",
+        marks=BF16_KERNELS,
+    ),
+    pytest.param(
+        "dtype_auto",
+        ["--src", "{golden}", "--threads", "1", "--rounds", "1"],
+        every_dtype_and_the_choice,
+        id="dtype_auto",
+        marks=BUNDLED_MODEL,
+    ),
+    pytest.param(
+        "export_preprocessing",
+        ["--limit", "12", "--beam", "1"],
+        raw_and_normalised_bleu,
+        id="export_preprocessing",
+        marks=BUNDLED_MODEL,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "check"), CASES)
+def test_a_benchmark_ends_with_its_json_line(name, args, check, tmp_path):
+    golden = tmp_path / "golden.zh"  # the first 6 golden sources, for those that take --src
+    rows = GOLDEN.read_text(encoding="utf-8").splitlines()[:6]
+    golden.write_text("".join(f"{row.split(chr(9))[0]}\n" for row in rows), encoding="utf-8")
+    done = run_benchmark(f"{name}.py", *(arg.format(golden=golden) for arg in args))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == name
+    check(result)
