@@ -16,8 +16,9 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import BOS_ID, EOS_ID
+from ..model import Model, State
+from ..model.decoding import StateT
 from .config import DecodeConfig
-from .ensemble import Model, State
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -54,8 +55,8 @@ class _Candidates:
 
 
 def start_beams(
-    model: Model, src: Tensor, config: DecodeConfig, bos_id: int
-) -> tuple[_Beams, State]:
+    model: Model[StateT], src: Tensor, config: DecodeConfig, bos_id: int
+) -> tuple[_Beams, StateT]:
     """k target rows per source (its beams); only the first beam is live at step 0."""
     n, k = src.size(0), config.beam
     state = model.start_decoding(src, beams=k)

@@ -27,10 +27,9 @@ import torch
 from .. import host
 from ..device import bf16_native
 from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
-from ..model import Transformer
+from ..model import Model, Transformer
 from ..sections import Checkpoint
 from .config import DecodeConfig, Dtype
-from .ensemble import Ensemble, Model
 from .quantize import quantize_int8, to_bfloat16
 from .search import decode
 
@@ -124,7 +123,7 @@ def prepare_model(model: Model, config: DecodeConfig, model_key: str | None = No
     convert = _converter(dtype, config.compile)
     if convert is None:
         return model.eval()
-    return model.map(convert) if isinstance(model, Ensemble) else convert(model)
+    return model.map(convert)
 
 
 def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transformer] | None:

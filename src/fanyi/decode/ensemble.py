@@ -22,7 +22,7 @@ import torch
 from torch import Tensor, nn
 
 from ..ensemble_dir import ensemble_members, read_ensemble
-from ..model import DecoderState, Transformer
+from ..model import DecoderState, Model, Transformer
 from ..model.transformer import Generator
 from ..model_dir import load_model
 from ..sections import Checkpoint
@@ -69,7 +69,7 @@ def mixture(log_probs: list[Tensor]) -> Tensor:
 
 
 class Ensemble(nn.Module):
-    """M trained models decoding together: the interface of ``Transformer`` that search uses."""
+    """M trained models decoding together, a ``model.decoding.Model`` as one ``Transformer`` is."""
 
     def __init__(self, members: list[Transformer]) -> None:
         super().__init__()
@@ -81,17 +81,18 @@ class Ensemble(nn.Module):
             differ = [k for k in shared if getattr(m.config, k) != getattr(first, k)]
             if differ:
                 raise ValueError(f"ensemble members differ in {', '.join(differ)}")
-        self.members = nn.ModuleList(members)
+        self.stack = nn.ModuleList(members)
         # positions: as far as every member reads
         self.config = dataclasses.replace(first, max_len=min(m.config.max_len for m in members))
         self.generator = MixtureGenerator(members)
 
-    def models(self) -> list[Transformer]:
-        return list(self.members)  # type: ignore[arg-type]
+    def members(self) -> list[Transformer]:
+        """The models it combines."""
+        return list(self.stack)  # type: ignore[arg-type]
 
     def start_decoding(self, src: Tensor, beams: int = 1) -> EnsembleState:
         """Every member encodes ``src`` (``Transformer.start_decoding``)."""
-        return EnsembleState([m.start_decoding(src, beams) for m in self.models()])
+        return EnsembleState([m.start_decoding(src, beams) for m in self.members()])
 
     def decode_step(
         self, tokens: Tensor, state: EnsembleState, need_weights: bool = False
@@ -101,7 +102,7 @@ class Ensemble(nn.Module):
         members (b x 1 x n x s)."""
         outputs = [
             m.decode_step(tokens, s, need_weights)
-            for m, s in zip(self.models(), state.states, strict=True)
+            for m, s in zip(self.members(), state.states, strict=True)
         ]
         hidden = torch.cat([h for h, _ in outputs], dim=-1)
         if not need_weights:
@@ -111,16 +112,7 @@ class Ensemble(nn.Module):
 
     def map(self, convert: Callable[[Transformer], Transformer]) -> Ensemble:
         """An ensemble of ``convert(member)`` for each member (a dtype copy, int8)."""
-        return Ensemble([convert(m) for m in self.models()])
-
-
-Model = Transformer | Ensemble  # what the searches decode with
-State = DecoderState | EnsembleState
-
-
-def members(model: Model) -> list[Transformer]:
-    """The models an ensemble combines; a single model is its own one member."""
-    return model.models() if isinstance(model, Ensemble) else [model]
+        return Ensemble([convert(m) for m in self.members()])
 
 
 def load(path: Path, device: str | torch.device = "cpu") -> tuple[Model, Checkpoint]:

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
+from ..model import Model
+from ..model.decoding import StateT
 from .config import DecodeConfig
-from .ensemble import Model, State
 
 
 @dataclass
@@ -61,15 +62,14 @@ def target_limits(model: Model, src: Tensor, config: DecodeConfig) -> Tensor:
 
 
 def step_log_probs(
-    model: Model,
+    model: Model[StateT],
     tokens: Tensor,
-    state: State,
+    state: StateT,
     need_attention: bool,
 ) -> tuple[Tensor, Tensor | None]:
     """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider)
     and, if asked, the last layer's cross-attention averaged over heads (b x s)."""
-    # a model steps with the state it started (a DecoderState, an ensemble's EnsembleState)
-    hidden, weights = model.decode_step(tokens, state, need_attention)  # type: ignore[arg-type]
+    hidden, weights = model.decode_step(tokens, state, need_attention)
     logits = model.generator.logits(hidden[:, -1])  # b x V
     if logits.dtype not in (torch.float32, torch.float64):
         logits = logits.float()  # bf16 scores would tie and drift over a long beam

@@ -17,8 +17,8 @@ from multiprocessing.pool import Pool
 import torch
 from torch import Tensor
 
+from ..model import Model
 from .config import DecodeConfig
-from .ensemble import Model
 from .hypothesis import Hypothesis, StepHook, no_pause
 
 Search = Callable[[Model, Tensor, DecodeConfig, int, int], list[list[Hypothesis]]]

@@ -20,8 +20,8 @@ import torch
 from torch import Tensor
 
 from ..data.batching import Batch, collate, token_batches
-from ..model import Transformer
-from .ensemble import Model, members, mixture
+from ..model import Model, Transformer
+from .ensemble import mixture
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .long_input import fitting_pairs
 
@@ -41,7 +41,7 @@ def log_likelihoods(
     ``sources`` end in EOS; ``targets`` hold neither BOS nor EOS. ``between_batches`` runs before
     each batch of at most ``batch_tokens`` padded tokens (the server's turns and cancellation).
     An ensemble's is that of its mean distribution at each step, as it decodes."""
-    c, models = model.config, members(model)
+    c, models = model.config, model.members()
     device = next(model.parameters()).device
     lengths = [len(s) + len(t) + 1 for s, t in zip(sources, targets, strict=True)]
     found = [0.0] * len(sources)

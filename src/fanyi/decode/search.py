@@ -16,9 +16,9 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import BOS_ID, EOS_ID
+from ..model import Model
 from .beam import beam_search
 from .config import DecodeConfig
-from .ensemble import Model
 from .hypothesis import (
     Hypothesis,
     StepHook,

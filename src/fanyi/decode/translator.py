@@ -25,11 +25,11 @@ from ..data import Vocab
 from ..data.batching import pad_rows, token_batches
 from ..device import resolve_device
 from ..lang import Languages, Normalizer, add_tag, split_sentences
+from ..model import Model
 from ..sections import Checkpoint
 from . import ensemble
 from .config import DecodeConfig, for_target, model_decode_config, with_options
 from .dtype import prepare_model, resolved, weights_key
-from .ensemble import Ensemble, Model
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .long_input import TooLong, fitting, too_long
 from .pending import Pending, Piece, in_order, isolated
@@ -199,7 +199,8 @@ class Translator:
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
-        if isinstance(self.model, Ensemble):
+        members = self.model.members()
+        if len(members) > 1:
             raise ValueError("an ensemble has no single attention map: give one member's directory")
         config = dataclasses.replace(self.config, split_sentences=False, long_input="error")
         translation = next(self._translate([text], to, config))
@@ -211,8 +212,8 @@ class Translator:
         pieces = translation.candidates[0].tokens
         target = [self.model_config.bos_id, *map(self.tgt_vocab.piece_to_id, pieces[:-1])]
         with torch.no_grad():
-            memory = self.model.encode(torch.tensor([ids], device=self.device))
-            _, weights = self.model.decode(
+            memory = members[0].encode(torch.tensor([ids], device=self.device))
+            _, weights = members[0].decode(
                 torch.tensor([target], device=self.device), memory, None, need_weights=True
             )
         layers = torch.stack([w[0].float() for w in weights]).cpu()

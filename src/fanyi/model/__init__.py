@@ -7,18 +7,22 @@ layers.py         residual + LayerNorm sub-layer connection, encoder layer, deco
 transformer.py    encoder and decoder stacks, generator, the whole model (§3.1)
 masks.py          padding and subsequent masks (§3.2.3)
 config.py         the hyper-parameters (Table 3)
+decoding.py       the protocol searches decode with: start, step, generator, members
 """
 
 from .attention import KVCache, MultiHeadAttention, scaled_dot_product_attention
 from .config import ModelConfig
+from .decoding import Model, State
 from .masks import padding_mask, subsequent_mask, target_mask
 from .transformer import DecoderState, Transformer, build_model
 
 __all__ = [
     "DecoderState",
     "KVCache",
+    "Model",
     "ModelConfig",
     "MultiHeadAttention",
+    "State",
     "Transformer",
     "build_model",
     "padding_mask",

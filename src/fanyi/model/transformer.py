@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 import torch
@@ -218,6 +219,14 @@ class Transformer(nn.Module):
         """Feed the next target ids (b x n, usually n = 1); returns b x n x d_model and attention."""
         x = self.tgt_embed(tokens, start=state.position)
         return self.decoder.forward_step(x, state, need_weights)
+
+    def members(self) -> list[Transformer]:
+        """The models it decodes as (``decoding.Model``): itself alone."""
+        return [self]
+
+    def map(self, convert: Callable[[Transformer], Transformer]) -> Transformer:
+        """``convert(self)``: a model → model transform, applied to each member."""
+        return convert(self)
 
     def num_parameters(self) -> int:
         """Trainable parameters, each shared tensor counted once."""

@@ -69,7 +69,7 @@ def test_dtype_copies_convert_every_member(dtype):
     ensemble = Ensemble(_members())
     prepared = prepare_model(ensemble, DecodeConfig(dtype=dtype))
     assert isinstance(prepared, Ensemble) and prepared is not ensemble
-    converted = [type(m.decoder.layers[0].feed_forward.w_1).__module__ for m in prepared.models()]
+    converted = [type(m.decoder.layers[0].feed_forward.w_1).__module__ for m in prepared.members()]
     if dtype == "int8":
         assert all("quantized" in name for name in converted)  # torch.ao's int8 linear maps
     else:
