@@ -19,7 +19,7 @@ from pathlib import Path
 
 import torch
 
-from fanyi import host
+from fanyi import precision
 from fanyi.decode.translator import BUNDLED
 from fanyi.ensemble_dir import first_member
 
@@ -27,11 +27,9 @@ from fanyi.ensemble_dir import first_member
 def machine() -> dict:
     """What ran the benchmark: CPU, cores, versions."""
     return {
-        "cpu": host.cpu_name(),
-        "isa": host.isa(),
-        "cores": len(os.sched_getaffinity(0))
-        if hasattr(os, "sched_getaffinity")
-        else os.cpu_count(),
+        "cpu": precision.cpu_name(),
+        "isa": precision.isa(),
+        "cores": precision.cores(),
         "python": platform.python_version(),
         "torch": torch.__version__,
     }

@@ -24,8 +24,9 @@ import time
 import torch
 
 from fanyi.data.batching import Batch
-from fanyi.device import bf16_native, resolve_device
+from fanyi.device import resolve_device
 from fanyi.model import ModelConfig, build_model
+from fanyi.precision import bf16_native
 from fanyi.train.context import TrainContext
 from fanyi.train.distributed import Distributed
 from fanyi.train.loss import LabelSmoothingLoss

@@ -24,7 +24,8 @@ from torch import Tensor
 
 from decode_peers import BOS, EOS, check_marian, marian_from_fanyi, random_model
 from fanyi.decode import DecodeConfig, decode, prepare_model
-from fanyi.device import bf16_native, resolve_device
+from fanyi.device import resolve_device
+from fanyi.precision import bf16_native
 
 SIZES = {
     "tiny": {"d_model": 256, "d_ff": 1024, "h": 4, "N": 3, "vocab": 8000},

@@ -33,6 +33,7 @@ from pathlib import Path
 import httpx
 
 from common import emit, fanyi_server, machine, percentiles
+from fanyi.precision import cores
 
 LIGHT = [
     "你好。",
@@ -150,9 +151,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=45.0, help="seconds of mixed load")
     parser.add_argument("--threads", type=int, default=1, help="the service's --threads")
     parser.add_argument("--conditions", default="quiet,hog", help="quiet, hog, or both")
-    parser.add_argument(
-        "--hogs", type=int, default=len(os.sched_getaffinity(0)), help="busy processes (hog)"
-    )
+    parser.add_argument("--hogs", type=int, default=cores(), help="busy processes (hog)")
     return parser.parse_args()
 
 

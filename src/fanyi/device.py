@@ -1,5 +1,5 @@
-"""The device a model runs on: the one a user names (``--device``), and whether bf16 arithmetic
-has hardware there.
+"""The device a model runs on: the one a user names (``--device``); whether bf16 arithmetic has
+hardware there is ``precision.bf16_native``'s answer.
 
 One definition for every command and the Python API: ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or
 ``auto`` (a GPU where there is one), refused with one line where this machine lacks it.
@@ -8,8 +8,6 @@ One definition for every command and the Python API: ``cpu``, ``cuda``, ``cuda:N
 from __future__ import annotations
 
 import torch
-
-from . import host
 
 DEVICES = "cpu, cuda, cuda:N or auto"  # what --device takes, as its help and errors say
 
@@ -34,14 +32,3 @@ def resolve_device(name: str | torch.device) -> torch.device:
     if device.type == "mps" and not torch.backends.mps.is_available():
         raise ValueError(f"{str(name)!r}: MPS is not available on this machine")
     return device
-
-
-def bf16_native(device: torch.device, flags: frozenset[str] | None = None) -> bool:
-    """Whether ``device`` computes in bf16 in hardware: a CUDA card that supports it (Ampere on),
-    a CPU with bf16 instructions (``host.BF16_FLAGS``; ``flags``: the CPU's, default this one's).
-    Elsewhere bf16 is emulated, 4-5x slower than fp32 on an AVX2 CPU."""
-    if device.type == "cuda":
-        return torch.cuda.is_bf16_supported()
-    if device.type != "cpu":
-        return False
-    return bool((host.cpu_flags() if flags is None else flags) & host.BF16_FLAGS)

@@ -1,8 +1,9 @@
-"""The process's runtime policy: threads, the compute dtype of this host, the torchrun job.
+"""The process's runtime policy: threads (its share of ``precision.cores``), the device, the
+torchrun job.
 
 One policy, applied once by each entry point (the commands in ``fanyi.cli``, the server, the
 recipe), never as a side effect of loading a model or building a trainer: those take the device
-and dtype they are given.
+and dtype they are given (``precision.resolve_dtype`` answers ``auto``).
 """
 
 from __future__ import annotations
@@ -14,15 +15,8 @@ from contextlib import contextmanager
 import torch
 import torch.distributed as torch_dist
 
-from .device import bf16_native, resolve_device
-
-
-def cores() -> int:
-    """The CPU cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
+from .device import resolve_device
+from .precision import cores
 
 MAX_THREADS = 1024  # intra-op threads a user may ask for: each one is an OS thread and its stack
 
@@ -40,15 +34,6 @@ def set_threads(threads: int | None, processes: int = 1) -> int:
         threads = max(1, cores() // processes)
     torch.set_num_threads(threads)
     return threads
-
-
-def resolve_dtype(dtype: str, device: torch.device, flags: frozenset[str] | None = None) -> str:
-    """``auto`` → bf16 where ``device`` computes it in hardware (``device.bf16_native``: a CUDA
-    card that supports it; a CPU with bf16 instructions, measured 1.8× the fp32 training speed
-    on a 2-core Zen 4), else fp32; any other value is kept."""
-    if dtype != "auto":
-        return dtype
-    return "bf16" if bf16_native(device, flags) else "fp32"
 
 
 def choose_device(device: str) -> torch.device:

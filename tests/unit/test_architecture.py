@@ -23,7 +23,7 @@ LAYERS = [
         "fanyi.config",
         "fanyi.atomic",
         "fanyi.filenames",
-        "fanyi.host",
+        "fanyi.precision",
         "fanyi.device",
     ],
     ["fanyi.model"],

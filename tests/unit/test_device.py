@@ -8,10 +8,11 @@ import types
 import pytest
 import torch
 
-from fanyi import Translator, runtime
+from fanyi import Translator, precision, runtime
 from fanyi.cli import build_parser
 from fanyi.decode import DecodeConfig, dtype
-from fanyi.device import bf16_native, resolve_device
+from fanyi.device import resolve_device
+from fanyi.precision import bf16_native
 
 CPU, CUDA = torch.device("cpu"), torch.device("cuda:0")
 AVX2, ZEN4 = frozenset({"avx2"}), frozenset({"avx2", "avx512_bf16"})
@@ -98,7 +99,7 @@ def test_bf16_is_native_on_a_card_that_supports_it_and_on_bf16_cpus(gpus):
 @pytest.mark.parametrize(("bf16", "expected"), [(True, "bf16"), (False, "fp32")])
 def test_dtype_auto_on_cuda_is_bf16_where_the_card_supports_it(gpus, bf16, expected):
     gpus(1, bf16=bf16)
-    assert runtime.resolve_dtype("auto", CUDA, AVX2) == expected  # training
+    assert precision.resolve_dtype("auto", CUDA, AVX2) == expected  # training
     assert dtype.candidates(DecodeConfig(), AVX2, CUDA) == ["fp32", "bf16"][: 1 + bf16]
     on_cuda = types.SimpleNamespace(parameters=lambda: iter([types.SimpleNamespace(device=CUDA)]))
     assert (

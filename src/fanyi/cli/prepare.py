@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 
 from ..config import add_arguments, from_arguments
 from ..data import DataConfig
 from ..data.build import prepare
+from ..precision import cores
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=len(os.sched_getaffinity(0)),
+        default=cores(),
         help="processes that clean and encode (default: the cores this process may use); "
         "the output is the same for any number",
     )

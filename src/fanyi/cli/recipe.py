@@ -7,8 +7,9 @@ import argparse
 import logging
 from pathlib import Path
 
+from ..precision import cores
 from ..recipe import RunOptions, as_json, run_recipe
-from ..runtime import cores, set_threads
+from ..runtime import set_threads
 from .flags import deprecated, switch
 
 

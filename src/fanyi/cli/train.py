@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .. import config as config_io
-from .. import runtime
+from .. import precision, runtime
 from ..filenames import INDEX_FILE
 from ..model_dir import read_checkpoint, resolve
 from ..train import TrainConfig, train
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     rank, world_size = runtime.job_rank()
     try:
         with runtime.training_process(cfg.device, cfg.threads) as device:
-            out = train(cfg, args.resume, device, runtime.resolve_dtype(cfg.dtype, device))
+            out = train(cfg, args.resume, device, precision.resolve_dtype(cfg.dtype, device))
     except RuntimeError:  # in a job, mostly another process or machine lost: say what to do
         if world_size > 1:
             print(

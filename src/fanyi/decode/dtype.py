@@ -2,7 +2,7 @@
 slower than fp32.
 
 What is fast depends on the CPU more than on the model: bf16 has hardware only where the CPU has
-bf16 instructions (``host.BF16_FLAGS``) and is emulated, 4-5× slower than fp32, elsewhere, so it
+bf16 instructions (``precision.BF16_FLAGS``) and is emulated, 4-5× slower than fp32, elsewhere, so it
 is a candidate only there; int8 (dynamic quantisation) runs everywhere. The candidates are also
 those the config allows (``auto_dtypes``: ``fanyi tune --dtypes`` keeps the dtypes whose dev
 BLEU is within 0.3 of fp32). On AMX bf16 is taken at once (the fastest measured there); where
@@ -24,8 +24,7 @@ from pathlib import Path
 
 import torch
 
-from .. import host
-from ..device import bf16_native
+from .. import precision
 from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
 from ..model import Model, Transformer
 from ..sections import Checkpoint
@@ -40,9 +39,7 @@ SOURCES, LENGTH, STEPS, ROUNDS = 4, 16, 12, 2  # the timed batch: sources x toke
 def candidates(config: DecodeConfig, flags: frozenset[str], device: torch.device) -> list[Dtype]:
     """fp32, then the allowed dtypes that ``device`` runs natively: on a CPU int8, and bf16 only
     with bf16 instructions (``flags``); on a GPU bf16 where the card supports it."""
-    native = {"bf16"} if bf16_native(device, flags) else set()
-    if device.type == "cpu":
-        native.add("int8")  # dynamic quantisation: CPU kernels only
+    native = precision.native_dtypes(device, flags)
     if config.compile:
         native.discard("int8")  # compiled steps run fp32 or bf16
     chosen: list[Dtype] = ["fp32"]
@@ -98,13 +95,12 @@ def choose_dtype(
     given: a string that changes when the model's weights do)."""
     if config.dtype != "auto":
         return config.dtype
-    flags = host.cpu_flags() if flags is None else flags
+    flags = precision.cpu_flags() if flags is None else flags
     device = next(model.parameters()).device
     allowed = candidates(config, flags, device)
     if len(allowed) == 1:
         return allowed[0]
-    if "bf16" in allowed and (device.type == "cuda" or "amx_bf16" in flags):
-        # a GPU's tensor cores; AMX: measured the fastest at both sizes and beams (docs/decoding.md)
+    if "bf16" in allowed and precision.bf16_fastest(device, flags):
         return "bf16"
     key = None if model_key is None else _cache_key(model_key, config, allowed, flags)
     cache = _read_cache()
@@ -165,7 +161,7 @@ def cache_dir() -> Path:
 def _cache_key(
     model_key: str, config: DecodeConfig, allowed: list[Dtype], flags: frozenset[str]
 ) -> str:
-    cpu = f"{host.cpu_name()} [{' '.join(host.isa(flags))}]"
+    cpu = f"{precision.cpu_name()} [{' '.join(precision.isa(flags))}]"
     setting = f"{torch.get_num_threads()} threads, {'/'.join(allowed)}"  # not the beam: see above
     return f"{model_key} | {cpu} | torch {torch.__version__} | {setting}"
 
