@@ -16,7 +16,8 @@ import torch
 import torch.nn.functional as F
 
 from common import emit, interleaved, machine
-from fanyi.decode.quantize import PackedLinear
+from fanyi.model.inference import PackedLinear
+from fanyi.precision import packs_bf16
 
 SHAPES = [(8000, 256), (768, 256), (256, 256), (1024, 256), (256, 1024)]  # out, in features
 ROWS = (16, 32)
@@ -46,7 +47,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one shape, few calls")
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    if not PackedLinear.available(torch.nn.Linear(1, 1)):
+    if not packs_bf16(torch.device("cpu")):
         sys.exit("this CPU has no oneDNN bf16 kernels (AVX-512 or AMX): nothing to compare")
     torch.set_num_threads(1)
     cases, calls = (

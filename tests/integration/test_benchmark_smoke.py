@@ -8,13 +8,13 @@ import pytest
 import torch
 
 from conftest import run_benchmark
-from fanyi.decode.quantize import PackedLinear
 from fanyi.decode.translator import BUNDLED
+from fanyi.precision import packs_bf16
 
 GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
 BUNDLED_MODEL = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 BF16_KERNELS = pytest.mark.skipif(
-    not PackedLinear.available(torch.nn.Linear(1, 1)), reason="this CPU has no oneDNN bf16 kernels"
+    not packs_bf16(torch.device("cpu")), reason="this CPU has no oneDNN bf16 kernels"
 )
 
 

@@ -6,8 +6,8 @@ beam.py        batched beam search with GNMT length penalty and n-best lists
 top_k.py       the k best tokens of each row of scores, found block by block (fast on a CPU)
 hypothesis.py  Hypothesis (tokens, score, log-probability, attention), length limits and penalty,
                the step hook and Cancelled
-quantize.py    bf16 and int8 copies of a model for faster CPU decoding
 dtype.py       dtype auto: the fastest of fp32, bf16 and int8 on this host, timed; prepare_model
+               (the bf16, int8 and compiled variants themselves: model/inference)
 parallel.py    single-thread workers on parts of a batch
 long_input.py  sources longer than the model's positions: cut into pieces that fit
 pending.py     texts on their way: batches in order, a failing batch decoded again in halves
@@ -21,7 +21,6 @@ from .beam import beam_search
 from .config import DecodeConfig
 from .dtype import choose_dtype, prepare_model
 from .hypothesis import Cancelled, Hypothesis, StepHook, length_penalty
-from .quantize import quantize_int8, to_bfloat16
 from .search import decode, greedy_decode, greedy_search, sample
 
 __all__ = [
@@ -36,7 +35,5 @@ __all__ = [
     "greedy_search",
     "length_penalty",
     "prepare_model",
-    "quantize_int8",
     "sample",
-    "to_bfloat16",
 ]

@@ -58,7 +58,7 @@ class DecodeConfig:
     dtype: DtypeChoice = "auto"
     auto_dtypes: list[Dtype] = field(default_factory=lambda: ["fp32", "bf16", "int8"])
     workers: int = 1  # split each batch across this many single-thread worker processes
-    # run the decoder's steps compiled to C++ (decode/compiled.py; fp32 and bf16): 1.1-1.4x
+    # run the decoder's steps compiled to C++ (model/inference/compiled.py; fp32 and bf16): 1.1-1.4x
     # faster decoding after a compile of 15-25 s per search and process; needs a C++ compiler
     compile: bool = False
     split_sentences: bool = True  # translate each sentence of a text on its own, then join them

@@ -27,9 +27,9 @@ import torch
 from .. import precision
 from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
 from ..model import Model, Transformer
+from ..model.inference import quantize_int8, to_bfloat16
 from ..sections import Checkpoint
 from .config import DecodeConfig, Dtype
-from .quantize import quantize_int8, to_bfloat16
 from .search import decode
 
 MARGIN = 0.05  # a dtype must beat fp32 by 5% (timing noise stays with fp32)
@@ -126,7 +126,7 @@ def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transfor
     """What turns an fp32 model into one decoding in ``dtype`` (None: nothing to do)."""
     if compiled:
         # imported here: TorchInductor's modules add ~1 s to the start of every command
-        from .compiled import compile_decoder
+        from ..model.inference.compiled import compile_decoder
 
         if dtype == "bf16":  # never int8: DecodeConfig and ``candidates`` rule it out
             return lambda model: compile_decoder(to_bfloat16(model, pack=False))

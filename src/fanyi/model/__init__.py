@@ -8,6 +8,7 @@ transformer.py    encoder and decoder stacks, generator, the whole model (§3.1)
 masks.py          padding and subsequent masks (§3.2.3)
 config.py         the hyper-parameters (Table 3)
 decoding.py       the protocol searches decode with: start, step, generator, members
+inference/        model → model transforms for decoding: bf16 (packed), int8, compiled steps
 """
 
 from .attention import KVCache, MultiHeadAttention, scaled_dot_product_attention

@@ -37,7 +37,7 @@ class KVCache:
     rows (beam search) copies only the positions held into a second buffer kept for the
     purpose, so a step allocates nothing. Keys and values are kept in float32 whatever the
     model's dtype (``MultiHeadAttention.attend_step``); buffers start as zeros, so positions
-    not yet held are finite (a compiled step attends over whole buffers, ``decode/compiled.py``).
+    not yet held are finite (a compiled step attends over whole buffers, ``inference/compiled.py``).
     """
 
     def __init__(self) -> None:

@@ -1,4 +1,6 @@
-"""A compiled decoder step (``DecodeConfig.compile``) decodes exactly as the eager one in fp32.
+"""The compiled variant (``model/inference/compiled.py``, ``DecodeConfig.compile``) equals the
+plain model: its steps decode the very tokens of the eager ones, with their scores to 1e-4, in
+fp32 (exact comparisons in fp32 hold on AVX2, AVX-512 and AMX hosts alike).
 
 Each search compiles once (TorchInductor, C++): about 20 s per test on two cores.
 """
@@ -11,7 +13,7 @@ import pytest
 import torch
 
 from fanyi.decode import DecodeConfig, decode, prepare_model
-from fanyi.decode.compiled import CompiledDecoder, compile_decoder
+from fanyi.model.inference.compiled import CompiledDecoder, compile_decoder
 from tiny_model import peaked_model
 
 BOS, EOS = 2, 3

@@ -1,4 +1,4 @@
-"""``DecodeConfig.compile``: the decoder's step compiled into C++ by ``torch.compile``.
+"""The decoder's one-token step compiled into C++ by ``torch.compile`` (``DecodeConfig.compile``).
 
 A step of a small model is ~180 PyTorch calls, each a few microseconds of dispatch around a tiny
 kernel; compiled (TorchInductor: weights frozen in and packed, elementwise work fused, a C++
@@ -27,11 +27,11 @@ import torch
 import torch._inductor.config as inductor_config
 from torch import Tensor
 
-from ..model import Transformer
-from ..model.attention import KVCache
-from ..model.layers import DecoderLayer
-from ..model.transformer import Decoder, DecoderState
-from .quantize import PackedLinear, pack_linear_maps
+from ...precision import packs_bf16
+from ..attention import KVCache
+from ..layers import DecoderLayer
+from ..transformer import Decoder, DecoderState, Transformer
+from .bf16 import pack_linear_maps
 
 # weights frozen in as constants (so TorchInductor packs them for oneDNN and fuses each residual
 # addition into its linear map), kernels called from C++; set around each call, since
@@ -48,7 +48,8 @@ def compile_decoder(model: Transformer) -> Transformer:
         raise ValueError(f"compile needs a C++ compiler ({compiler!r} not found; set $CXX)")
     model = copy.deepcopy(model).eval()
     model.decoder = CompiledDecoder(model.decoder)
-    if next(model.parameters()).dtype == torch.bfloat16 and PackedLinear.available(model):
+    weight = next(model.parameters())
+    if weight.dtype == torch.bfloat16 and packs_bf16(weight.device):
         pack_linear_maps(model.encoder)
         pack_linear_maps(model.generator)
     return model.eval()
