@@ -11,6 +11,8 @@ from conftest import run_benchmark
 from fanyi.decode.translator import BUNDLED
 from fanyi.precision import packs_bf16
 
+pytestmark = pytest.mark.slow  # runs four benchmarks (about 1 minute)
+
 GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
 BUNDLED_MODEL = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 BF16_KERNELS = pytest.mark.skipif(

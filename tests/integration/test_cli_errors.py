@@ -198,6 +198,7 @@ def command(model_dir) -> list[str]:
     return [sys.executable, "-m", "fanyi", "translate", "-m", str(model_dir), "--threads", "1"]
 
 
+@pytest.mark.slow  # a translate subprocess (about 8 s)
 def test_a_closed_pipe_ends_quietly(model_dir):
     process = subprocess.Popen(
         command(model_dir), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -221,6 +222,7 @@ def _ctrl_c_as_at_a_terminal() -> None:
 SCRIPT = Path(sys.executable).parent / "fanyi"  # the console script, where it is installed
 
 
+@pytest.mark.slow  # 14 subprocesses interrupted (about 20 s)
 @pytest.mark.parametrize("script", [False, True], ids=["python-m", "script"])
 @pytest.mark.parametrize("delay", [0.05, 0.1, 0.15, 0.3, 0.8, 1.5, 3.0])
 def test_ctrl_c_during_start_up(model_dir, delay, script):
@@ -248,6 +250,7 @@ def test_ctrl_c_during_start_up(model_dir, delay, script):
     assert status in (130, -signal.SIGINT) and "Traceback" not in err, err
 
 
+@pytest.mark.slow  # a translate subprocess (about 10 s)
 def test_ctrl_c_ignored_stays_ignored(model_dir):
     """Started with SIGINT ignored (``nohup``-like background jobs), fanyi ignores it throughout."""
     process = subprocess.Popen(

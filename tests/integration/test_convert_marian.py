@@ -29,6 +29,8 @@ from fanyi.model_dir import load_model, write_model_dir
 from hf_reference import generate
 from tiny_marian import build, corpus
 
+pytestmark = pytest.mark.slow  # builds and converts three MarianMT models (about 1.5 minutes)
+
 # (activation, one embedding matrix or three, weights file, EOS bias)
 CASES = [
     ("relu", True, "safetensors", 3.0),

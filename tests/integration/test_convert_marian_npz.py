@@ -93,6 +93,7 @@ def test_log_probs_equal_the_marianmt_models(released):
     assert (ours - theirs.logits.log_softmax(-1)).abs().max() <= 1e-4
 
 
+@pytest.mark.slow  # 100 sentences through both (about 6 s)
 def test_translations_equal_generate(released):
     reference, tokenizer, _, directory = released
     texts = corpus(50, seed=1)[0]

@@ -28,6 +28,7 @@ def native(tmp_path_factory):
     return reference, MarianTokenizer.from_pretrained(root / "opus-mt-xx-en"), out
 
 
+@pytest.mark.slow  # 100 sentences through both (about 7 s)
 def test_greedy_translations_are_generates(native):
     reference, tokenizer, directory = native
     texts = corpus(60, seed=1)[0]

@@ -13,6 +13,8 @@ from fanyi import Translator
 from fanyi.serve import create_app
 from tiny_translator import tiny_de_en_model_dir
 
+pytestmark = pytest.mark.slow  # trains a de-en model and runs the CLI
+
 
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):

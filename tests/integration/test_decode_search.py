@@ -3,9 +3,13 @@
 
 import json
 
+import pytest
+
 from conftest import run_benchmark
 from fanyi.decode.translator import Translator
 from fanyi.evaluate import evaluate
+
+pytestmark = pytest.mark.slow  # runs benchmarks/decode_search.py
 
 SOURCES = [
     "你好。",

@@ -14,6 +14,8 @@ from fanyi.distill import NOTE, distill
 from fanyi.lang import split_sentences
 from tiny_translator import tiny_model_dir
 
+pytestmark = pytest.mark.slow  # translates a training set
+
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory) -> Path:

@@ -9,7 +9,11 @@ from conftest import run_benchmark
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.ensemble_dir import first_member
 
-pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+# slow: runs benchmarks/engines.py and end_to_end.py
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+]
 GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
 
 

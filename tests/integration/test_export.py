@@ -29,7 +29,11 @@ from fanyi.serve import create_app
 from hf_reference import generate
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+# slow: exports the bundled model (about 1 minute)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+]
 MODEL = first_member(BUNDLED)  # one model: what CTranslate2 and Hugging Face decode
 
 

@@ -4,8 +4,12 @@ only the request validation."""
 
 import json
 
+import pytest
+
 from conftest import run_benchmark
 from tiny_translator import tiny_model_dir
+
+pytestmark = pytest.mark.slow  # runs benchmarks/fuzz.py against a server
 
 
 def test_most_fuzzed_requests_reach_decoding_and_none_crashes(tmp_path_factory):

@@ -3,10 +3,14 @@ direction scored as the translator translates it, sets without files skipped, on
 
 import json
 
+import pytest
+
 from conftest import run_benchmark
 from fanyi import Translator
 from fanyi.scores import score
 from tiny_translator import tiny_model_dir
+
+pytestmark = pytest.mark.slow  # runs benchmarks/real_text.py
 
 PAIRS = [("I am fine.", "我很好。"), ("Where is he?", "他在哪里？"), ("Thank you.", "谢谢。")]
 

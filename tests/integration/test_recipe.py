@@ -11,6 +11,8 @@ import pytest
 from conftest import REPO, run_benchmark
 from fanyi.cli import main
 
+pytestmark = pytest.mark.slow  # prepares, trains and scores a recipe
+
 FLAGS = ["--threads", "1", "--no-progress"]
 
 

@@ -3,11 +3,15 @@ reranked, with BLEU, length ratio and seconds, ending with one JSON line."""
 
 import json
 
+import pytest
+
 from conftest import run_benchmark
 from fanyi import Translator
 from fanyi.data.manifest import read_pairs
 from fanyi.scores import score
 from tiny_translator import tiny_model_dir
+
+pytestmark = pytest.mark.slow  # runs benchmarks/rerank.py
 
 
 def test_rerank_benchmark_scores_the_beam_and_the_reranked_output(tmp_path_factory):

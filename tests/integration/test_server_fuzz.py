@@ -14,6 +14,8 @@ from fanyi import Translator
 from fanyi.serve import Limits, create_app
 from tiny_translator import running_server, tiny_model_dir
 
+pytestmark = pytest.mark.slow  # fuzzes a server
+
 LIMITS = Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=4)
 TEXT = st.text(st.characters(exclude_categories=()), max_size=30)  # lone surrogates included
 ODD_VALUES = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", "1e308", "-0", "0", "1", "2"]

@@ -3,7 +3,11 @@ fanyi's leak-free split of the same pairs leaks none."""
 
 import json
 
+import pytest
+
 from conftest import run_benchmark
+
+pytestmark = pytest.mark.slow  # runs benchmarks/split_leakage.py
 
 
 def test_random_split_leaks_and_fanyis_does_not(tmp_path):

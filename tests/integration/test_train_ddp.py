@@ -27,9 +27,13 @@ from fanyi.train.state import load_training_state
 
 STEPS = 6
 WORKER = str(Path(__file__).with_name("ddp_worker.py"))
-pytestmark = pytest.mark.skipif(
-    not torch.distributed.is_available(), reason="torch.distributed is not available"
-)
+# slow: torchrun jobs (about 1.5 minutes)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not torch.distributed.is_available(), reason="torch.distributed is not available"
+    ),
+]
 
 
 def _even_max_tokens(data: Path) -> int:

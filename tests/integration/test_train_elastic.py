@@ -19,9 +19,13 @@ from fanyi.train.state import load_training_state
 STEPS = 3  # taken before the interruption
 MAX_TOKENS = 3000  # few, large batches: an epoch of the 2,800 training pairs is 10 of them
 WORKER = str(Path(__file__).with_name("ddp_worker.py"))
-pytestmark = pytest.mark.skipif(
-    not torch.distributed.is_available(), reason="torch.distributed is not available"
-)
+# slow: torchrun jobs resumed (about 1 minute)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not torch.distributed.is_available(), reason="torch.distributed is not available"
+    ),
+]
 
 
 def _cfg(data: Path, out: Path, **changes) -> TrainConfig:

@@ -22,6 +22,8 @@ from fanyi.model_dir import load_model, read_index, read_state_dict
 from fanyi.scores import score
 from fanyi.train import TrainConfig, train
 
+pytestmark = pytest.mark.slow  # trains on real Tatoeba (about 3 minutes)
+
 REPO = Path(__file__).resolve().parents[2]
 TINY = load_yaml(TrainConfig, REPO / "configs" / "train" / "tiny.yaml")
 

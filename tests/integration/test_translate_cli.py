@@ -19,6 +19,8 @@ from fanyi.lang import split_sentences
 from fanyi.serve.schemas import TranslateRequest
 from tiny_translator import tiny_model_dir
 
+pytestmark = pytest.mark.slow  # fanyi translate in subprocesses (about 40 s)
+
 LINES = [
     "我很好。",
     "",

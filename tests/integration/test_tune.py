@@ -26,6 +26,8 @@ from fanyi.tune import (
 )
 from tiny_translator import tiny_model_dir
 
+pytestmark = pytest.mark.slow  # tunes on dev (about 1 minute)
+
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory) -> Path:

@@ -10,7 +10,11 @@ import pytest
 from fanyi import Translator
 from fanyi.decode.translator import BUNDLED
 
-pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+# slow: the CLI in a subprocess on the bundled model
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+]
 
 CHINESE = ["我今天很忙。", "你明天有空吗？", "我们一起去吃饭吧！", "那家饭馆的菜很好吃。"]
 ENGLISH = [

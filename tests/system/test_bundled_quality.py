@@ -19,7 +19,11 @@ from fanyi.scores import score
 # normaliser, ensemble or reranking.
 FLOORS = {"en": 33.8, "zh": 34.5}
 
-pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+# slow: translates the 2,000 test pairs (about 2 minutes)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+]
 
 
 @pytest.mark.parametrize("to", ["en", "zh"])

@@ -1,6 +1,10 @@
 """The model must learn: the copy task, decoded greedily, on sequences it never saw."""
 
+import pytest
+
 from fanyi.copy_task import CopyTaskConfig, exact_match_rate, train_copy_model
+
+pytestmark = pytest.mark.slow  # trains the copy task (about 1.5 minutes)
 
 
 def test_copy_task_is_learned():

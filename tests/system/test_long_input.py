@@ -11,6 +11,8 @@ import pytest
 
 from conftest import run_benchmark
 
+pytestmark = pytest.mark.slow  # runs benchmarks/long_input.py (about 50 s)
+
 
 @pytest.fixture(scope="module")
 def result(bundled_test_pairs, tmp_path_factory):

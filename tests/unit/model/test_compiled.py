@@ -33,6 +33,7 @@ def sources() -> torch.Tensor:
     return src
 
 
+@pytest.mark.slow  # a C++ compile per search (about 20 s each)
 @needs_compiler
 @pytest.mark.parametrize("beam", [1, 3])
 def test_compiled_steps_decode_like_eager_ones(model, beam):
