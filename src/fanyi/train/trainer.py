@@ -101,6 +101,10 @@ def batch_stream(
         epoch, position, earlier = epoch + 1, 0, []
 
 
+def progress_bar(steps: int, done: int, shown: bool) -> tqdm:
+    return tqdm(total=steps, initial=done, unit="step", dynamic_ncols=True, disable=not shown)
+
+
 class Trainer:
     """One training run: set up from a TrainConfig (data, context, where training is), then
     :meth:`run` the loop."""
@@ -152,13 +156,7 @@ class Trainer:
             Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
         self.log.trim(state.step)
         batches = batch_stream(self.sampler, state)
-        bar = tqdm(
-            total=cfg.max_steps,
-            initial=state.step,
-            unit="step",
-            dynamic_ncols=True,
-            disable=not (cfg.progress and main),
-        )
+        bar = progress_bar(cfg.max_steps, state.step, shown=cfg.progress and main)
         saved = state.step if state.step else -1  # a resumed run has its checkpoint at state.step
         self.ctx.model.train()
         while state.step < cfg.max_steps:
