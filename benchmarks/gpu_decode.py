@@ -103,7 +103,7 @@ def measure_size(name: str, device: torch.device, batches: list[int], rounds: in
                     figures[key].append(timed(run, device))
             fanyi, hf = (statistics.median(figures[k]) for k in ("fanyi", "hf"))
             row = {"size": name, "batch": batch, "beam": beam, "dtype": dtype}
-            row |= {"fanyi_tok_s": round(fanyi), "hf_generate_tok_s": round(hf)}
+            row |= {"fanyi_tok_s": round(fanyi, 1), "hf_generate_tok_s": round(hf, 1)}
             row |= {"ratio": round(fanyi / hf, 2), "max_logprob_diff_fp32": round(diff, 6)}
             print(json.dumps(row), flush=True)
             rows.append(row)

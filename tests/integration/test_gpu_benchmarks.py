@@ -1,0 +1,40 @@
+"""The GPU benchmarks of issue 32 run anywhere: on the CPU (or the device of the tier), a step of
+each training system and each search, with figures that agree with themselves and a MarianMT
+peer that computes fanyi's log-probabilities (else the decoding ratio would compare different
+models)."""
+
+import json
+
+import pytest
+
+from conftest import run_benchmark
+
+pytestmark = pytest.mark.slow  # two benchmarks, about half a minute on 2 cores
+
+
+def last_json(done) -> dict:
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_training_throughput_of_fanyi_and_its_peers(device):
+    args = ["--device", device, "--sizes", "bundled", "--tokens", "256", "--steps", "1"]
+    result = last_json(run_benchmark("gpu.py", *args, "--systems", "fanyi,torch,marian"))
+    rows = result["results"]
+    assert [r["system"] for r in rows] == ["fanyi", "torch", "marian"]
+    assert all("error" not in r and r["tgt_tokens_per_s"] > 0 for r in rows), rows
+    # the same model FLOPs for every system: TFLOP/s in proportion to tokens/s
+    per_token = [r["tflops"] / r["tgt_tokens_per_s"] for r in rows if r["tflops"] > 0]
+    assert max(per_token) <= 1.5 * min(per_token)
+
+
+def test_decoding_against_generate_on_the_same_weights(device):
+    args = ["--device", device, "--sizes", "tiny", "--batches", "2", "--rounds", "1"]
+    result = last_json(run_benchmark("gpu_decode.py", *args))
+    rows = result["results"]
+    assert [(r["batch"], r["beam"]) for r in rows] == [(2, 1), (2, 4)]
+    for row in rows:
+        assert row["max_logprob_diff_fp32"] < 1e-4  # the peer is fanyi's model
+        assert row["fanyi_tok_s"] > 0 and row["hf_generate_tok_s"] > 0
+        ratio = row["fanyi_tok_s"] / row["hf_generate_tok_s"]
+        assert row["ratio"] == pytest.approx(ratio, rel=0.03)  # reported to 2 decimals
