@@ -109,7 +109,7 @@ def translated_scores(translator, sources: list[str], refs: list[str], to: str) 
     from fanyi.scores import score
 
     start = time.perf_counter()
-    hypotheses = translator.translate(sources, to=to)
+    hypotheses = translator(sources, to=to)
     seconds = time.perf_counter() - start
     scores = score(hypotheses, [refs], to)
     return {

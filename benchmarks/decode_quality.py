@@ -20,7 +20,7 @@ def measure(
 ) -> dict:
     """Translate ``sources`` with the model in ``dtype``; BLEU, chrF, length ratio and seconds."""
     translator = Translator.load(model_dir, dtype=dtype, beam=args.beam)
-    target = args.to or translator.languages.target_of(sources[0])
+    target = args.to or translator.text.languages.target_of(sources[0])
     return translated_scores(translator, sources, refs, target)
 
 

@@ -12,7 +12,6 @@ docs/decoding.md); greedy search (beam 1) has none, so it is decoded once.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 
 from common import emit, machine, read_lines
@@ -45,10 +44,9 @@ def decode(
     translator: Translator, sources: list[str], to: str | None, beam: int, alpha: float
 ) -> tuple[list[str], float]:
     """Translations of ``sources`` with this beam and α, and the seconds they took."""
-    translator.config = dataclasses.replace(translator.config, length_penalty=alpha)
     start = time.perf_counter()
-    hypotheses = translator.translate(sources, to=to, beam=beam)
-    return hypotheses, time.perf_counter() - start  # type: ignore[return-value]
+    hypotheses = translator(sources, to=to, beam=beam, length_penalty=alpha)
+    return hypotheses, time.perf_counter() - start
 
 
 def by_length(
@@ -60,7 +58,7 @@ def by_length(
 ) -> list[dict]:
     """BLEU of the shortest, middle and longest third of the sources (in subword tokens)."""
     lengths = [
-        sum(len(translator.source_ids(x, target)) for x in translator.sentences(s, target))
+        sum(len(translator.text.ids(x, target)) for x in translator.text.sentences(s, target))
         for s in sources
     ]
     order = sorted(range(len(sources)), key=lengths.__getitem__)

@@ -31,9 +31,9 @@ def run_threads(args: argparse.Namespace, sources: list[str], threads: int) -> d
         auto = Translator.load(args.model_dir, beam=args.beam, dtype="auto")
         choosing = time.perf_counter() - start
     loaded = {d: Translator.load(args.model_dir, beam=args.beam, dtype=d) for d in DTYPES}
-    runs = {d: (lambda t=t: t.translate(sources)) for d, t in loaded.items()}
+    runs = {d: (lambda t=t: t(sources)) for d, t in loaded.items()}
     seconds = interleaved(runs, args.rounds)
-    chosen = auto.config.dtype
+    chosen = auto.engine.options.dtype
     return {
         "threads": threads,
         "seconds": {d: round(s, 3) for d, s in seconds.items()},

@@ -149,7 +149,7 @@ def main() -> None:
         parser.error(f"{len(sources)} sources, fewer than {max(args.sizes)}")
     with tempfile.TemporaryDirectory() as workdir:
         result = run(args, sources, refs, Path(workdir))
-    alpha = Translator.load(args.model).config.length_penalty
+    alpha = Translator.load(args.model).options.length_penalty
     emit(
         {
             "benchmark": "end_to_end",

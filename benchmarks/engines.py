@@ -20,7 +20,6 @@ from pathlib import Path
 import ctranslate2
 
 from common import add_one_model_argument, emit, interleaved, machine, read_lines
-from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import Translator
 from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.runtime import set_threads
@@ -48,8 +47,8 @@ def translators(
     options = {"beam": args.beam, "length_penalty": args.length_penalty}
     return {
         "fanyi-fp32": Translator.load(model, dtype="fp32", **options),
-        "ct2-float32": CTranslate2Translator.load(exports["float32"], **options),
-        "ct2-int8": CTranslate2Translator.load(exports["int8"], **options),
+        "ct2-float32": Translator.load(exports["float32"], engine="ctranslate2", **options),
+        "ct2-int8": Translator.load(exports["int8"], engine="ctranslate2", **options),
     }
 
 
@@ -61,7 +60,7 @@ def run(args: argparse.Namespace, sources: list[str], refs: list[str], workdir: 
     for threads in args.threads:
         loaded = translators(args.model, exports, threads, args)
         for translator in loaded.values():  # first calls pay one-time costs
-            translator.translate(sources[:20], to=args.to)
+            translator(sources[:20], to=args.to)
         calls = {name: _translate(t, sources, args.to, outputs, name) for name, t in loaded.items()}
         seconds = interleaved(calls, args.rounds, warmup=0)
         speed[str(threads)] = {name: round(len(sources) / s, 1) for name, s in seconds.items()}
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace, sources: list[str], refs: list[str], workdir: 
 
 def _translate(translator, sources: list[str], to: str, outputs: dict, name: str):
     def call() -> None:
-        outputs[name] = translator.translate(sources, to=to)
+        outputs[name] = translator(sources, to=to)
 
     return call
 
@@ -106,7 +105,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="first N sentences only")
     args = parser.parse_args()
     if args.length_penalty is None:  # every engine decodes with the α stored in the model
-        args.length_penalty = Translator.load(args.model).config.length_penalty
+        args.length_penalty = Translator.load(args.model).options.length_penalty
     load_average = os.getloadavg()[0]  # the machine's other work when the benchmark started
     if args.src:
         sources, refs = read_lines(args.src, args.limit), read_lines(args.ref, args.limit)

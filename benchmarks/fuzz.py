@@ -120,7 +120,7 @@ def fuzz_api(translator: Translator, count: int, longest: int, rng: random.Rando
         texts = [nasty_string(rng, longest) for _ in range(min(200, count - done))]
         expected_errors += sum(any(0xD800 <= ord(c) < 0xE000 for c in t) for t in texts)
         try:
-            results = translator.translations(texts, to=rng.choice([None, "en", "zh"]), beam=1)
+            results = translator.translate(texts, to=rng.choice([None, "en", "zh"]), beam=1)
             assert len(results) == len(texts) and all(isinstance(r.text, str) for r in results)
             errors += sum(r.error is not None for r in results)
         except Exception as error:  # a crash: what the benchmark counts

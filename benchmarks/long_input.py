@@ -71,7 +71,7 @@ def compare(translator: Translator, pairs, to: str, source_lang: str, args) -> d
     units = {"sentences": pairs, "paragraphs": paragraphs(pairs, (source_lang, to), *args.span)}
     for name, items in units.items():
         start = time.perf_counter()
-        hypotheses = translator.translate([s for s, _ in items], to=to, beam=args.beam)
+        hypotheses = translator([s for s, _ in items], to=to, beam=args.beam)
         result[name] = {
             "count": len(items),
             **scored(hypotheses, [r for _, r in items], to),  # type: ignore[arg-type]

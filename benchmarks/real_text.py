@@ -91,7 +91,7 @@ def main() -> None:
         for to, items in sorted(by_target.items()):
             items = items[: args.limit]
             start = time.perf_counter()
-            hypotheses = translator.translate([s for s, _ in items], to=to, beam=args.beam)
+            hypotheses = translator([s for s, _ in items], to=to, beam=args.beam)
             scores = scored(hypotheses, [r for _, r in items], to)  # type: ignore[arg-type]
             scores |= {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
             results.setdefault(name, {})[f"→{to}"] = scores
@@ -104,7 +104,7 @@ def main() -> None:
             "benchmark": "real_text",
             "model": args.model or "bundled",
             "beam": args.beam,
-            "dtype": translator.config.dtype,
+            "dtype": translator.engine.options.dtype,
             "limit": args.limit,
             "results": results,
             "machine": machine(),

@@ -31,7 +31,7 @@ def main() -> None:
     reranked = Translator.load(args.model, dtype=args.dtype)
     if args.weight is not None:
         reranked = Translator.load(args.model, dtype=args.dtype, rerank_backward=args.weight)
-    weight = reranked.config.rerank_backward
+    weight = reranked.options.rerank_backward
     if weight <= 0:
         parser.error("the model does not rerank: give --weight")
     plain = Translator.load(args.model, dtype=args.dtype, rerank_backward=0)

@@ -42,7 +42,7 @@ SENTENCES = [
 
 def translate_all(translator: Translator) -> list[str]:
     """The golden translations: beam 5, one thread, fp32."""
-    return translator.translate(SENTENCES, beam=BEAM)
+    return translator(SENTENCES, beam=BEAM)
 
 
 def main() -> int:

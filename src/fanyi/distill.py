@@ -72,7 +72,7 @@ def _translate(translator: Translator, sources: list[str], to: str) -> list[str]
     hypotheses: list[str] = []
     with tqdm(total=len(sources), desc=f"→{to}", unit="sent", disable=None) as bar:
         for start in range(0, len(sources), chunk):
-            results = translator.translations(sources[start : start + chunk], to, n_best=1)
+            results = translator.translate(sources[start : start + chunk], to, n_best=1)
             hypotheses += [result.text for result in results]
             bar.update(min(chunk, len(sources) - start))
     return hypotheses

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
+from .decode.options import SearchOptions
 from .decode.translator import Translator
 from .scores import Scores, score
 
@@ -15,10 +17,12 @@ def evaluate(
     sources: Sequence[str],
     references: Sequence[Sequence[str]],
     to: str | None = None,
-    beam: int | None = None,
+    options: SearchOptions | None = None,
+    **changes: Any,
 ) -> tuple[list[str], Scores]:
-    """Translate ``sources`` and score them; returns the translations and the scores."""
-    results = translator.translations(list(sources), to=to, beam=beam)
+    """Translate ``sources`` (searching by ``options`` and ``changes``, as
+    ``Translator.translate``) and score them; returns the translations and the scores."""
+    results = translator.translate(list(sources), to, options, **changes)
     for i, result in enumerate(results):
         if result.error is not None:  # scored as it is: an empty translation
             warnings.warn(f"source {i + 1}: {result.error}", stacklevel=2)

@@ -37,6 +37,6 @@ MARIAN_VOCAB_FILES = (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)
 # --- a Marian release (interop/marian_npz.py) ---
 MARIAN_DECODER_FILE = "decoder.yml"  # its beam-size
 
-# --- CTranslate2 (interop/export_ct2.py, interop/ct2_native.py, decode/ct2_engine.py) ---
+# --- CTranslate2 (interop/export_ct2.py, interop/ct2_native.py, interop/ct2_engine.py) ---
 CT2_MODEL_FILE = "model.bin"  # weights and variables, one binary file
 CT2_CONFIG_FILE = "config.json"  # CTranslate2's own: special tokens, not MarianConfig

@@ -27,7 +27,6 @@ from .data.build import prepare
 from .data.build.download import REGISTRY, cache_dir
 from .data.config import resolve_path
 from .data.manifest import Manifest, read_pairs
-from .decode.config import Dtype
 from .decode.translator import Translator
 from .evaluate import evaluate
 from .filenames import AVERAGED_DIR, INDEX_FILE, TRAIN_CONFIG_FILE
@@ -58,9 +57,9 @@ class Recipe:
     budget_minutes: float | None = None  # wall-clock training budget; None: the steps rule
     average: int = 5  # K: average the last k ≤ K kept checkpoints (fewer if fewer were kept)
     average_dev: int = 500  # choose k by greedy BLEU on this many dev pairs a direction (0: k = K)
-    beam: int = 5
-    length_penalty: float = 0.6  # GNMT α
-    dtype: Dtype = "fp32"  # decoding: fp32, bf16 or int8
+    # DecodeConfig keys the test sets are searched by (beam, length_penalty, …), over the
+    # model's own and fp32 (a recipe's scores do not depend on the host's fastest dtype)
+    decode: dict[str, Any] = field(default_factory=dict)
     test_sets: list[TestSet] = field(default_factory=lambda: [TestSet("test")])
 
 
@@ -199,9 +198,7 @@ def score_tests(
     recipe: Recipe, model_dir: Path, data: DataConfig, run: Path, limit: int | None
 ) -> dict[str, dict[str, Any]]:
     """Load the averaged model once; beam-search and score every test set of the recipe."""
-    translator = Translator.load(
-        model_dir, beam=recipe.beam, length_penalty=recipe.length_penalty, dtype=recipe.dtype
-    )
+    translator = Translator.load(model_dir, **{"dtype": "fp32", **recipe.decode})
     data_dir = resolve_path(data.out_dir)
     return {t.name: score_test(translator, data_dir, t, run, limit) for t in recipe.test_sets}
 

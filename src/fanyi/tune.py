@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .data.manifest import SplitPairs, read_pairs
-from .decode.config import Dtype
+from .decode.native import NativeEngine
+from .decode.options import Dtype, SearchOptions
 from .decode.translator import Translator
 from .evaluate import evaluate
 from .scores import Scores
@@ -52,13 +53,15 @@ def tune_length_penalty(
     alphas: Sequence[float],
     split: str = "dev",
     targets: Sequence[str] | None = None,
+    options: SearchOptions | None = None,
 ) -> list[Trial]:
-    """Score ``translator`` on ``split`` of ``data_dir`` with each length penalty in ``alphas``,
-    into each of ``targets`` (default: every language the model translates into)."""
+    """Score ``translator`` on ``split`` of ``data_dir`` with each length penalty in ``alphas``
+    (over ``options``, default the translator's), into each of ``targets`` (default: every
+    language the model translates into)."""
     if not alphas:
         raise ValueError("give at least one length penalty to try")
     settings = [{"length_penalty": a, "length_penalty_by_target": {}} for a in alphas]
-    found = _scores_with(translator, settings, data_dir, split, targets)
+    found = _scores_with(translator, options, settings, data_dir, split, targets)
     return [Trial(alpha, scores) for alpha, scores in zip(alphas, found, strict=True)]
 
 
@@ -68,32 +71,30 @@ def tune_rerank(
     weights: Sequence[float],
     split: str = "dev",
     targets: Sequence[str] | None = None,
+    options: SearchOptions | None = None,
 ) -> list[Trial]:
-    """Score ``translator`` (with its α) reranking by the backward score with each weight λ in
-    ``weights`` (0: the beam's own order; decode/rerank.py), into each of ``targets``."""
+    """Score ``translator`` (with the α of ``options``, default its own) reranking by the
+    backward score with each weight λ in ``weights`` (0: the beam's own order;
+    decode/rerank.py), into each of ``targets``."""
     settings = [{"rerank_backward": w, "rerank_backward_by_target": {}} for w in weights]
-    found = _scores_with(translator, settings, data_dir, split, targets)
-    alpha = translator.config.length_penalty
+    found = _scores_with(translator, options, settings, data_dir, split, targets)
+    alpha = (options or translator.options).length_penalty
     return [Trial(alpha, scores, w) for w, scores in zip(weights, found, strict=True)]
 
 
 def _scores_with(
     translator: Translator,
+    options: SearchOptions | None,
     settings: list[dict],
     data_dir: str | Path,
     split: str,
     targets: Sequence[str] | None,
 ) -> list[dict[str, Scores]]:
-    """The scores of ``translator`` with each of ``settings`` (DecodeConfig keys) in turn."""
+    """The scores of ``translator`` with each of ``settings`` (SearchOptions keys) in turn over
+    ``options`` (default the translator's)."""
     test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
-    base, found = translator.config, []
-    try:
-        for changes in settings:
-            translator.config = dataclasses.replace(base, **changes)
-            found.append(_scores(translator, test_sets))
-    finally:
-        translator.config = base
-    return found
+    base = options or translator.options
+    return [_scores(translator, test_sets, dataclasses.replace(base, **s)) for s in settings]
 
 
 @dataclass
@@ -110,16 +111,21 @@ def tune_dtypes(
     dtypes: Sequence[Dtype] = ("fp32", "bf16", "int8"),
     split: str = "dev",
     targets: Sequence[str] | None = None,
+    options: SearchOptions | None = None,
 ) -> list[DtypeTrial]:
-    """Score ``translator``'s model (loaded in fp32) in each of ``dtypes`` on ``split``."""
-    if translator.config.dtype != "fp32":
-        raise ValueError(f"compare dtypes from an fp32 translator, not {translator.config.dtype}")
+    """Score ``translator``'s model (loaded in fp32 by fanyi's engine) in each of ``dtypes`` on
+    ``split``, searching by ``options`` (default the translator's)."""
+    engine = translator.engine
+    if not isinstance(engine, NativeEngine):
+        raise ValueError(f"dtypes are compared on the fanyi engine, not {engine.name}")
+    if engine.options.dtype != "fp32":
+        raise ValueError(f"compare dtypes from an fp32 translator, not {engine.options.dtype}")
     test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
     trials = []
     for dtype in dtypes:
-        config = dataclasses.replace(translator.config, dtype=dtype)
-        other = Translator(translator.model, translator.checkpoint, config, translator.batch_tokens)
-        trials.append(DtypeTrial(dtype, _scores(other, test_sets)))
+        load = dataclasses.replace(engine.options, dtype=dtype)
+        other = Translator(NativeEngine(engine.model, engine.checkpoint, load), translator.options)
+        trials.append(DtypeTrial(dtype, _scores(other, test_sets, options)))
     return trials
 
 
@@ -133,10 +139,12 @@ def allowed_dtypes(trials: Sequence[DtypeTrial], tolerance: float = TOLERANCE) -
     ]
 
 
-def _scores(translator: Translator, test_sets: list[SplitPairs]) -> dict[str, Scores]:
-    """BLEU and chrF of ``translator`` on each test set, by target language."""
+def _scores(
+    translator: Translator, test_sets: list[SplitPairs], options: SearchOptions | None = None
+) -> dict[str, Scores]:
+    """BLEU and chrF of ``translator`` (searching by ``options``) on each test set, by target."""
     return {
-        pairs.to: evaluate(translator, pairs.sources, [pairs.references], pairs.to)[1]
+        pairs.to: evaluate(translator, pairs.sources, [pairs.references], pairs.to, options)[1]
         for pairs in test_sets
     }
 

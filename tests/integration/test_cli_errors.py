@@ -178,7 +178,7 @@ def test_the_api_bounds_every_size(model_dir):
         Translator.load(model_dir, batch_tokens=10**9)
     translator = Translator.load(model_dir, beam=2)
     with pytest.raises(ValueError, match="beam must be between 1 and 64"):
-        translator.translate(["你好。"], beam=10**9)
+        translator(["你好。"], beam=10**9)
     with pytest.raises(ValueError, match="max_chars must be between 1 and"):
         Limits(max_chars=10**9)
     with pytest.raises(ValueError, match="timeout must be between"):

@@ -20,7 +20,6 @@ from transformers import MarianTokenizer
 
 from fanyi import config as config_io
 from fanyi.cli import main
-from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import Translator
 from fanyi.interop import marian
 from fanyi.interop.convert import read_weights
@@ -74,11 +73,11 @@ def test_translations_equal_generate(converted, beam):
     reference, tokenizer, directory = converted
     texts = corpus(100, seed=1)[0]
     translator = Translator.load(directory, beam=beam, length_penalty=0.0, dtype="fp32")
-    ours = translator.translations(texts, n_best=beam)
+    ours = translator.translate(texts, n_best=beam)
     sources = [tokenizer(text).input_ids for text in texts]
-    assert sources == [translator.source_ids(text, "en") for text in texts]
+    assert sources == [translator.text.ids(text, "en") for text in texts]
     theirs = generate(reference, sources, beam)
-    vocab = translator.tgt_vocab
+    vocab = translator.text.tgt_vocab
     ids = [[[vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in r.candidates] for r in ours]
     assert ids == theirs
     texts_out = [[c.text for c in r.candidates] for r in ours]
@@ -99,10 +98,10 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
     texts = corpus(100, seed=1)[0]
     for beam, floor in ((1, 100), (4, 90)):
         ours = Translator.load(directory, beam=beam, length_penalty=0.0, dtype="fp32")
-        theirs = CTranslate2Translator.load(tmp_path / "ct2", beam=beam, length_penalty=0.0)
-        same = sum(
-            a == b for a, b in zip(ours.translate(texts), theirs.translate(texts), strict=True)
+        theirs = Translator.load(
+            tmp_path / "ct2", engine="ctranslate2", beam=beam, length_penalty=0.0
         )
+        same = sum(a == b for a, b in zip(ours(texts), theirs(texts), strict=True))
         assert same >= floor, (beam, same)
 
 
@@ -115,7 +114,7 @@ def test_attention_maps_of_a_converted_model_are_transformers_cross_attentions(
     src = tokenizer("bakomu rizo", return_tensors="pt").input_ids  # 1 x s
     pieces = maps.target_tokens[:-1]  # the decoder reads BOS and all but the last (EOS)
     start = reference.config.decoder_start_token_id
-    tgt = torch.tensor([[start, *map(translator.tgt_vocab.piece_to_id, pieces)]])
+    tgt = torch.tensor([[start, *map(translator.text.tgt_vocab.piece_to_id, pieces)]])
     monkeypatch.setattr(reference.config, "_attn_implementation", "eager")  # it returns weights
     with torch.no_grad():
         theirs = reference(input_ids=src, decoder_input_ids=tgt, output_attentions=True)
@@ -285,6 +284,6 @@ def test_a_pre_norm_model_runs_on_ctranslate2(plain_marian, tmp_path):
         == 0
     )
     texts = corpus(50, seed=1)[0]
-    ours = Translator.load(tmp_path / "pre", beam=1, dtype="fp32").translate(texts)
-    assert CTranslate2Translator.load(tmp_path / "ct2", beam=1).translate(texts) == ours
+    ours = Translator.load(tmp_path / "pre", beam=1, dtype="fp32")(texts)
+    assert Translator.load(tmp_path / "ct2", engine="ctranslate2", beam=1)(texts) == ours
     assert len(set(ours)) > 10

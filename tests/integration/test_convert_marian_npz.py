@@ -99,9 +99,9 @@ def test_translations_equal_generate(released):
     texts = corpus(50, seed=1)[0]
     translator = Translator.load(directory, beam=1, dtype="fp32")
     sources = [tokenizer(text).input_ids for text in texts]
-    assert sources == [translator.source_ids(text, "en") for text in texts]
+    assert sources == [translator.text.ids(text, "en") for text in texts]
     theirs = [rows[0] for rows in generate(reference, sources, 1)]
-    ours = translator.translate(texts)
+    ours = translator(texts)
     assert ours == tokenizer.batch_decode(theirs, skip_special_tokens=True)
     assert len(set(ours)) > 10  # a search, not a constant
 

@@ -11,7 +11,7 @@ from ctranslate2.converters import TransformersConverter
 from transformers import MarianTokenizer
 
 from fanyi.cli import main
-from fanyi.decode.ct2_engine import CTranslate2Translator
+from fanyi.decode.translator import Translator
 from hf_reference import generate
 from tiny_marian import build, corpus
 
@@ -32,11 +32,11 @@ def native(tmp_path_factory):
 def test_greedy_translations_are_generates(native):
     reference, tokenizer, directory = native
     texts = corpus(60, seed=1)[0]
-    translator = CTranslate2Translator.load(directory, beam=1)
+    translator = Translator.load(directory, engine="ctranslate2", beam=1)
     sources = [tokenizer(text).input_ids for text in texts]
-    assert sources == [translator.source_ids(text, "en") for text in texts]
+    assert sources == [translator.text.ids(text, "en") for text in texts]
     theirs = tokenizer.batch_decode([rows[0] for rows in generate(reference, sources, 1)])
-    assert translator.translate(texts) == [t.strip() for t in theirs]
+    assert translator(texts) == [t.strip() for t in theirs]
 
 
 def test_the_cli_translates_with_it(native, tmp_path, capsys):
@@ -45,7 +45,7 @@ def test_the_cli_translates_with_it(native, tmp_path, capsys):
     src.write_text("bakomu rizo\n", encoding="utf-8")
     args = ["translate", "--engine", "ctranslate2", "-m", str(directory), "--threads", "1"]
     assert main([*args, "-i", str(src), "--beam", "1"]) == 0
-    expected = CTranslate2Translator.load(directory, beam=1).translate(["bakomu rizo"])
+    expected = Translator.load(directory, engine="ctranslate2", beam=1)(["bakomu rizo"])
     assert capsys.readouterr().out.splitlines() == expected
 
 

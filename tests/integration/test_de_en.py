@@ -28,19 +28,19 @@ def translator(model_dir) -> Translator:
 
 def test_both_directions_are_tagged_and_sentences_joined_with_spaces(translator):
     assert translator.targets == ["en", "de"]
-    german, english = translator.translations(["Ein Hund läuft.", "A dog runs."], to="de")
+    german, english = translator.translate(["Ein Hund läuft.", "A dog runs."], to="de")
     assert german.source_tokens[0] == english.source_tokens[0] == "<2de>"
-    (to_english,) = translator.translations(["Ein Hund läuft."], to="en")
+    (to_english,) = translator.translate(["Ein Hund läuft."], to="en")
     assert to_english.to == "en" and to_english.source_tokens[0] == "<2en>"
-    one, two = translator.translate(["Ein Hund läuft.", "Eine Frau singt."], to="en")
-    assert translator.translate(["Ein Hund läuft. Eine Frau singt."], to="en") == [f"{one} {two}"]
+    one, two = translator(["Ein Hund läuft.", "Eine Frau singt."], to="en")
+    assert translator(["Ein Hund läuft. Eine Frau singt."], to="en") == [f"{one} {two}"]
 
 
 def test_the_direction_must_be_given(translator):
     with pytest.raises(ValueError, match="share a script"):
-        translator.translate(["Ein Hund läuft."])
+        translator(["Ein Hund läuft."])
     with pytest.raises(ValueError, match="into en and de, not 'zh'"):
-        translator.translate(["Ein Hund läuft."], to="zh")
+        translator(["Ein Hund läuft."], to="zh")
 
 
 def test_the_command_line_translates_into_german(model_dir, translator):
@@ -50,7 +50,7 @@ def test_the_command_line_translates_into_german(model_dir, translator):
         [*command, "--to", "de", "--beam", "2"], input=lines.encode(), capture_output=True
     )
     assert done.returncode == 0, done.stderr.decode()
-    expected = translator.translate(lines.splitlines(), to="de")
+    expected = translator(lines.splitlines(), to="de")
     assert done.stdout.decode("utf-8").splitlines() == expected
     undirected = subprocess.run(command, input=lines.encode(), capture_output=True)
     assert undirected.returncode == 2 and "share a script" in undirected.stderr.decode()
@@ -70,7 +70,5 @@ def test_http_translates_into_german_and_says_so(translator):
     health, german, undirected = asyncio.run(call())
     assert health.json()["targets"] == ["en", "de"]
     (result,) = german.json()["translations"]
-    assert (
-        result["to"] == "de" and result["text"] == translator.translate(["A dog runs."], to="de")[0]
-    )
+    assert result["to"] == "de" and result["text"] == translator(["A dog runs."], to="de")[0]
     assert undirected.status_code == 422 and "share a script" in undirected.json()["detail"]

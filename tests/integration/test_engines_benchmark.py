@@ -21,7 +21,7 @@ def golden_files(tmp_path, n):
     """The first ``n`` golden sources as tmp_path/src.zh, and ref.en their translations by the
     model the benchmarks decode by default (the bundled model's first member, fp32)."""
     sources = [line.split("\t")[0] for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:n]
-    references = Translator.load(first_member(BUNDLED), dtype="fp32").translate(sources, to="en")
+    references = Translator.load(first_member(BUNDLED), dtype="fp32")(sources, to="en")
     (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s in sources), encoding="utf-8")
     (tmp_path / "ref.en").write_text("".join(f"{t}\n" for t in references), encoding="utf-8")
 

@@ -9,8 +9,8 @@ import yaml
 
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.ensemble import Ensemble
+from fanyi.decode.native import NativeEngine
 from fanyi.ensemble_dir import ensemble_members, first_member, write_ensemble_dir
 from fanyi.filenames import CONFIG_FILE
 from fanyi.model_dir import load_model, write_decode_defaults, write_model_dir
@@ -47,19 +47,22 @@ def test_the_directory_holds_each_member_s_model_only(ensemble_dir):
         names = sorted(p.name for p in member.iterdir())
         assert names == ["config.yaml", "model.safetensors", "spm.model"]  # no training state
     assert first_member(ensemble_dir) == ensemble_dir / "member-1"
-    assert Translator.load(first_member(ensemble_dir)).model is not None  # a model of its own
+    assert (
+        Translator.load(first_member(ensemble_dir)).engine.model is not None
+    )  # a model of its own
 
 
 def test_it_translates_as_its_members_decoding_together(members, ensemble_dir):
     loaded = Translator.load(ensemble_dir, beam=3, dtype="fp32")
     single = Translator.load(members[0], beam=3, dtype="fp32")
+    ensemble = Ensemble([load_model(m)[0] for m in members])
     by_hand = Translator(
-        Ensemble([load_model(m)[0] for m in members]), single.checkpoint, loaded.config
+        NativeEngine(ensemble, single.checkpoint, loaded.engine.options), loaded.options
     )
-    assert isinstance(loaded.model, Ensemble)
+    assert isinstance(loaded.engine.model, Ensemble)
 
     def scored(translator: Translator) -> list[tuple[str, float]]:
-        results = translator.translations(TEXTS, n_best=3)
+        results = translator.translate(TEXTS, n_best=3)
         return [(c.text, round(c.log_prob, 4)) for r in results for c in r.candidates]
 
     assert scored(loaded) == scored(by_hand)
@@ -69,8 +72,8 @@ def test_it_translates_as_its_members_decoding_together(members, ensemble_dir):
 def test_a_model_twice_translates_as_the_model_alone(members, tmp_path):
     twice = write_ensemble_dir([members[0], members[0]], tmp_path / "twice")
     options = {"beam": 4, "dtype": "fp32", "rerank_backward": 0.5}
-    expected = Translator.load(members[0], **options).translate(TEXTS)
-    assert Translator.load(twice, **options).translate(TEXTS) == expected
+    expected = Translator.load(members[0], **options)(TEXTS)
+    assert Translator.load(twice, **options)(TEXTS) == expected
 
 
 def test_its_decoding_defaults_are_its_own(ensemble_dir, tmp_path):
@@ -78,7 +81,7 @@ def test_its_decoding_defaults_are_its_own(ensemble_dir, tmp_path):
     write_decode_defaults(copy, {"length_penalty": 2.5, "beam": 2})
     assert ensemble_members(copy) == [copy / "member-1", copy / "member-2"]
     translator = Translator.load(copy)
-    assert (translator.config.length_penalty, translator.config.beam) == (2.5, 2)
+    assert (translator.options.length_penalty, translator.options.beam) == (2.5, 2)
     assert translator.checkpoint.path == copy  # its name, as the server reports it
     write_decode_defaults(copy, {"beam": 0})
     with pytest.raises(ValueError, match=f"{copy / CONFIG_FILE}: decode: beam"):
@@ -97,7 +100,7 @@ def test_where_one_model_is_needed_an_ensemble_is_refused_clearly(ensemble_dir, 
     assert main(["export", str(ensemble_dir), "--format", "ctranslate2", "-o", "unused"]) == 2
     assert "is an ensemble" in capsys.readouterr().err
     with pytest.raises(ValueError, match="ctranslate2 engine decodes one model"):
-        CTranslate2Translator.load(ensemble_dir)
+        Translator.load(ensemble_dir, engine="ctranslate2")
     with pytest.raises(ValueError, match="no single attention map"):
         Translator.load(ensemble_dir).cross_attention("我们走吧。")
 

@@ -120,7 +120,7 @@ def test_cli_scores_a_prepared_split_into_one_language(model_dir, test_sets, cap
     report = json.loads(capsys.readouterr().out)
     translator = Translator.load(model_dir, beam=2)
     sources, reference = test_sets["zh"]
-    hypotheses = translator.translate(sources, to="zh")
+    hypotheses = translator(sources, to="zh")
     assert report["bleu"] == round(score(hypotheses, [reference], "zh").bleu, 2)
     assert "tok:zh" in report["bleu_signature"]
     assert main(["evaluate", "-m", str(model_dir), "--data", data, "--to", "de"]) == 2
@@ -129,14 +129,14 @@ def test_cli_scores_a_prepared_split_into_one_language(model_dir, test_sets, cap
 
 def test_a_source_that_fails_to_decode_is_named_and_scored_empty(model_dir, monkeypatch):
     translator = Translator.load(model_dir, beam=2)
-    search, bad = translator._search, translator.source_ids("谢谢。", "en")
+    search, bad = translator.engine.decode, translator.text.ids("谢谢。", "en")
 
     def failing(sources, *args):
         if bad in sources:
             raise RuntimeError("out of memory")
         return search(sources, *args)
 
-    monkeypatch.setattr(translator, "_search", failing)
+    monkeypatch.setattr(translator.engine, "decode", failing)
     with pytest.warns(UserWarning, match="source 2: not translated: out of memory"):
         hypotheses, _ = evaluate(
             translator, ["我很好。", "谢谢。"], [["I'm fine.", "Thanks."]], "en"

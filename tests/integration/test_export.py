@@ -20,7 +20,6 @@ from transformers import MarianMTModel, MarianTokenizer
 
 from fanyi.cli import main
 from fanyi.decode import decode
-from fanyi.decode.ct2_engine import CTranslate2Translator
 from fanyi.decode.translator import BUNDLED, Translator
 from fanyi.ensemble_dir import first_member
 from fanyi.model_dir import load_model
@@ -68,11 +67,11 @@ def sentences(bundled_test_pairs):
 @pytest.mark.parametrize("beam", [1, 5])
 def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
     fanyi = Translator.load(MODEL, dtype="fp32")
-    ctranslate2 = CTranslate2Translator.load(exported["float32"])
+    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2")
     for to in ("en", "zh"):
         texts = [s for s, lang in sentences if lang == to]
-        ours = fanyi.translations(texts, to=to, beam=beam)
-        theirs = ctranslate2.translations(texts, to=to, beam=beam)
+        ours = fanyi.translate(texts, to=to, beam=beam)
+        theirs = ctranslate2.translate(texts, to=to, beam=beam)
         assert [r.text for r in theirs] == [r.text for r in ours]
         log_probs = [
             (a.candidates[0].log_prob, b.candidates[0].log_prob)
@@ -85,21 +84,21 @@ def test_ctranslate2_reranks_as_fanyi(exported, sentences):
     """Reranking needs log P(y | x) of given pairs: CTranslate2's score_batch gives fanyi's (the
     log-probabilities fanyi's beam kept for its own translations), and both rerank alike."""
     fanyi = Translator.load(MODEL, dtype="fp32", rerank_backward=0.5)
-    ctranslate2 = CTranslate2Translator.load(exported["float32"], rerank_backward=0.5)
+    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2", rerank_backward=0.5)
     texts = [s for s, lang in sentences if lang == "en"][:30]
-    best = [r.candidates[0] for r in fanyi.translations(texts, to="en", beam=1)]
-    sources = [fanyi.source_ids(t, "en") for t in texts]
-    targets = [[fanyi.tgt_vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in best]
-    theirs = ctranslate2._log_likelihoods(sources, targets)
-    assert theirs == pytest.approx(fanyi._log_likelihoods(sources, targets), abs=1e-3)
+    best = [r.candidates[0] for r in fanyi.translate(texts, to="en", beam=1)]
+    sources = [fanyi.text.ids(t, "en") for t in texts]
+    targets = [[fanyi.text.tgt_vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in best]
+    theirs = ctranslate2.engine.log_likelihoods(sources, targets)
+    assert theirs == pytest.approx(fanyi.engine.log_likelihoods(sources, targets), abs=1e-3)
     assert theirs == pytest.approx([c.log_prob for c in best], abs=1e-3)
     assert ctranslate2.translate(texts, to="en") == fanyi.translate(texts, to="en")
 
 
 def test_ctranslate2_int8_stays_close(exported, sentences):
     texts = [s for s, _ in sentences]
-    reference = CTranslate2Translator.load(exported["float32"]).translate(texts)
-    quantized = CTranslate2Translator.load(exported["int8"]).translate(texts)
+    reference = Translator.load(exported["float32"], engine="ctranslate2")(texts)
+    quantized = Translator.load(exported["int8"], engine="ctranslate2")(texts)
     agreement = score(quantized, [reference], "en")  # BLEU of int8 against float32
     assert agreement.bleu > 70, agreement
 
@@ -118,10 +117,10 @@ def test_the_engine_behind_the_cli_and_the_server(exported, tmp_path, capsys):
     src = tmp_path / "in.txt"
     src.write_text("\n".join(texts) + "\n", encoding="utf-8")
     assert main([*args, "-i", str(src)]) == 0
-    assert capsys.readouterr().out.splitlines() == Translator.load(
-        MODEL, beam=5, dtype="fp32"
-    ).translate(texts)
-    app = create_app(CTranslate2Translator.load(exported["float32"]))
+    assert capsys.readouterr().out.splitlines() == Translator.load(MODEL, beam=5, dtype="fp32")(
+        texts
+    )
+    app = create_app(Translator.load(exported["float32"], engine="ctranslate2"))
     with TestClient(app) as client:
         response = client.post(
             "/translate", json={"text": texts, "beam": 2, "n_best": 2, "attention": True}
@@ -139,8 +138,8 @@ def test_huggingface_export_generates_fanyi_translations(exported, sentences):
     translator = Translator.load(MODEL, dtype="fp32")
     marian = MarianMTModel.from_pretrained(exported["huggingface"]).eval()
     tokenizer = MarianTokenizer.from_pretrained(exported["huggingface"])
-    sources = [translator.source_ids(text, to) for text, to in sentences]
-    normalised = [translator.src_vocab.decode(ids[1:]) for ids in sources]
+    sources = [translator.text.ids(text, to) for text, to in sentences]
+    normalised = [translator.text.src_vocab.decode(ids[1:]) for ids in sources]
     marked = [f">>{to}<< {text}" for text, (_, to) in zip(normalised, sentences, strict=True)]
     assert [tokenizer(text).input_ids for text in marked] == sources
     for beam in (1, 4):
@@ -152,8 +151,8 @@ def test_huggingface_export_generates_fanyi_translations(exported, sentences):
 
 def translator_ids(translator, sources, options) -> list:
     """fanyi's hypotheses for id lists (one at a time: no batching effects to reason about)."""
-    config = dataclasses.replace(translator.config, **options)
-    return [decode(translator.model, torch.tensor([ids]), config)[0] for ids in sources]
+    config = dataclasses.replace(translator.options, **options)
+    return [decode(translator.engine.model, torch.tensor([ids]), config)[0] for ids in sources]
 
 
 def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences):
@@ -162,11 +161,11 @@ def test_convert_reads_the_huggingface_export_back(exported, tmp_path, sentences
     back, checkpoint = load_model(tmp_path / "back")
     assert checkpoint.model.sinusoid_layout == "concat"  # Marian's layout, features permuted
     translator = Translator.load(MODEL, dtype="fp32")
-    sources = [translator.source_ids(text, to) for text, to in sentences]
+    sources = [translator.text.ids(text, to) for text, to in sentences]
     for ids in sources:
         src = torch.tensor([ids])
-        ours = decode(translator.model, src, translator.config)[0][0]
-        again = decode(back, src, translator.config, checkpoint.model.bos_id)[0][0]
+        ours = decode(translator.engine.model, src, translator.options)[0][0]
+        again = decode(back, src, translator.options, checkpoint.model.bos_id)[0][0]
         assert again.tokens == ours.tokens and abs(again.log_prob - ours.log_prob) < 1e-4
 
 
@@ -218,13 +217,13 @@ def test_ctranslate2_samples_as_fanyi_asks(exported):
     seeds its workers when it starts, not per call)."""
     texts = ["我们明天去北京。", "他很高兴。", "Where is the station?"]
     path = exported["float32"]
-    greedy = CTranslate2Translator.load(path, beam=1, rerank_backward=0.0).translate(texts)
-    top_1 = CTranslate2Translator.load(path, sampling=True, top_k=1, rerank_backward=0.0)
-    assert top_1.translate(texts) == greedy
+    greedy = Translator.load(path, engine="ctranslate2", beam=1, rerank_backward=0.0)(texts)
+    top_1 = Translator.load(path, engine="ctranslate2", sampling=True, top_k=1, rerank_backward=0.0)
+    assert top_1(texts) == greedy
     options = {"sampling": True, "n_best": 3, "seed": 5, "temperature": 1.5, "rerank_backward": 0}
-    first = CTranslate2Translator.load(path, **options).translations(texts)
+    first = Translator.load(path, engine="ctranslate2", **options).translate(texts)
     assert [len(t.candidates) for t in first] == [3, 3, 3]
-    again = CTranslate2Translator.load(path, **options).translations(texts)
+    again = Translator.load(path, engine="ctranslate2", **options).translate(texts)
     assert [[c.text for c in t.candidates] for t in again] == [
         [c.text for c in t.candidates] for t in first
     ]

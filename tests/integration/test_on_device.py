@@ -16,6 +16,7 @@ from fanyi import Translator
 from fanyi.cli import main
 from fanyi.config import load_yaml, override
 from fanyi.decode.ensemble import Ensemble
+from fanyi.decode.native import NativeEngine
 from fanyi.model_dir import read_index
 from fanyi.serve import Limits, create_app
 from fanyi.train import TrainConfig, train
@@ -44,16 +45,17 @@ def model_dir(tmp_path_factory):
 def test_translating_on_the_device(model_dir, device, options):
     translator = Translator.load(model_dir, device=device, **options)
     assert translator.device.type == torch.device(device).type
-    results = translator.translations(TEXTS, n_best=options.get("n_best", 1))
+    results = translator.translate(TEXTS, n_best=options.get("n_best", 1))
     assert [bool(r.text) or r.error is None for r in results] == [True] * len(TEXTS)
     assert all(r.error is None for r in results)
 
 
 def test_an_ensemble_on_the_device(model_dir, device):
     translator = Translator.load(model_dir, device=device, beam=2)
-    ensemble = Ensemble([translator.model, translator.model]).eval()
-    both = Translator(ensemble, translator.checkpoint, translator.config)
-    assert len(both.translate(TEXTS[:2])) == 2
+    ensemble = Ensemble([translator.engine.model, translator.engine.model]).eval()
+    engine = NativeEngine(ensemble, translator.checkpoint, translator.engine.options)
+    both = Translator(engine, translator.options)
+    assert len(both(TEXTS[:2])) == 2
 
 
 def test_evaluate_on_the_device(model_dir, device, tmp_path, capsys):

@@ -34,9 +34,7 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     assert result["newstest2020"] == {"skipped": True} and result["3am"] == {"skipped": True}
     assert set(result["newstest2019"]) == {"→en"} and result["newstest2019"]["→en"]["lines"] == 2
     assert set(result["python-docs"]) == {"→en", "→zh"} and set(result["tatoeba"]) == {"→en", "→zh"}
-    expected = Translator.load(model, dtype="fp32").translate(
-        [en for en, _ in PAIRS], to="zh", beam=2
-    )
+    expected = Translator.load(model, dtype="fp32")([en for en, _ in PAIRS], to="zh", beam=2)
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
     assert result["python-docs"]["→zh"]["bleu"] == round(bleu, 2)
     assert "tok:zh" in result["python-docs"]["→zh"]["signature"]

@@ -27,7 +27,7 @@ def test_rerank_benchmark_scores_the_beam_and_the_reranked_output(tmp_path_facto
     assert set(result["results"]) == {"en", "zh"}
     pairs = read_pairs(data, "dev", "zh")
     reranked = Translator.load(model, dtype="fp32", rerank_backward=1.0)
-    expected = score(reranked.translate(pairs.sources[:8], to="zh"), [pairs.references[:8]], "zh")
+    expected = score(reranked(pairs.sources[:8], to="zh"), [pairs.references[:8]], "zh")
     assert result["results"]["zh"]["reranked"]["bleu"] == round(expected.bleu, 2)
     for figures in result["results"]["en"].values():
         assert figures["seconds"] > 0 and figures["length_ratio"] > 0

@@ -39,7 +39,7 @@ def test_translate(translator):
     response = post(app, {"text": texts, "beam": 2})
     assert response.status_code == 200
     results = response.json()["translations"]
-    assert [r["text"] for r in results] == translator.translate(texts, beam=2)
+    assert [r["text"] for r in results] == translator(texts, beam=2)
     assert [r["to"] for r in results] == ["en", "zh", "zh"]
     assert post(app, {"text": []}).json() == {"translations": []}
 
@@ -108,17 +108,15 @@ def test_a_text_longer_than_the_model_reads_is_translated_and_one_that_fails_is_
     app = create_app(translator, Limits())
     emoji = post(app, {"text": ["😀" * 300, "我很好。"]})  # within the limits, 10x MAX_LEN tokens
     assert emoji.status_code == 200, emoji.text
-    assert [r["text"] for r in emoji.json()["translations"]] == translator.translate(
-        ["😀" * 300, "我很好。"]
-    )
-    search, bad = translator._search, translator.source_ids("谢谢。", "en")
+    assert [r["text"] for r in emoji.json()["translations"]] == translator(["😀" * 300, "我很好。"])
+    search, bad = translator.engine.decode, translator.text.ids("谢谢。", "en")
 
     def failing(sources, *args):
         if bad in sources:
             raise RuntimeError("boom")
         return search(sources, *args)
 
-    monkeypatch.setattr(translator, "_search", failing)
+    monkeypatch.setattr(translator.engine, "decode", failing)
     response = post(app, {"text": ["我很好。", "谢谢。"]})
     assert response.status_code == 422
     assert response.json()["detail"] == "text[1]: not translated: boom"
@@ -149,7 +147,7 @@ def test_oversize_requests_get_413(translator):
 def test_slow_or_busy_service_answers_503(translator, monkeypatch):
     slow = Translator.__new__(Translator)
     slow.__dict__.update(translator.__dict__)
-    monkeypatch.setattr(slow, "translations", lambda *args, **kwargs: time.sleep(1.0) or [])
+    monkeypatch.setattr(slow, "translate", lambda *args, **kwargs: time.sleep(1.0) or [])
     app = create_app(slow, Limits(timeout=0.2))
     assert post(app, {"text": ["a"]}).status_code == 503
     busy = create_app(translator, Limits(max_waiting=2))
@@ -163,14 +161,14 @@ def test_32_concurrent_clients_are_batched(translator):
     spy = Translator.__new__(Translator)
     spy.__dict__.update(translator.__dict__)
 
-    def translations(texts, *args, **kwargs):
+    def translate(texts, *args, **kwargs):
         with lock:
             sizes.append(len(texts))
-        return translator.translations(texts, *args, **kwargs)
+        return translator.translate(texts, *args, **kwargs)
 
-    spy.translations = translations
+    spy.translate = translate
     texts = [f"我有{n}本书。" for n in range(32)]
-    expected = translator.translate(texts, beam=2)
+    expected = translator(texts, beam=2)
     with running_server(create_app(spy, Limits(batch_wait=0.05))) as url:
 
         def client(text: str) -> httpx.Response:
@@ -194,7 +192,7 @@ def test_health_and_openapi(translator):
 
     health = asyncio.run(get("/health")).json()
     assert health["status"] == "ok" and health["targets"] == ["en", "zh"]
-    assert health["beam"] == translator.config.beam == 5
+    assert health["beam"] == translator.options.beam == 5
     path = translator.checkpoint.path  # run/step-NNNNNNN: shown by name, not where it lies
     assert health["model"] == f"{path.parent.name}/{path.name}" and str(path) not in str(health)
     assert (health["busy"], health["decoding"], health["waiting"]) == (False, 0, 0)

@@ -32,7 +32,7 @@ def stepping(translator: Translator) -> Translator:
     spy.__dict__.update(translator.__dict__)
     spy.stopped = []
 
-    def translations(texts, to, beam, n_best, attention, between_steps):
+    def translate(texts, to, options, between_steps):
         for step in range(HEAVY_STEPS if any("heavy" in t for t in texts) else 3):
             try:
                 between_steps()
@@ -40,9 +40,9 @@ def stepping(translator: Translator) -> Translator:
                 spy.stopped.append(step)
                 raise
             time.sleep(0.005)
-        return translator.translations(texts, to, beam, n_best, attention)
+        return translator.translate(texts, to, options)
 
-    spy.translations = translations
+    spy.translate = translate
     return spy
 
 

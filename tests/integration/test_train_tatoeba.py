@@ -77,7 +77,7 @@ def test_dev_loss_falls_and_the_model_translates(prepared, tmp_path):
     assert checkpoint.info.step == 300 and checkpoint.train["max_steps"] == 300
     sources = (prepared / "dev.src").read_text(encoding="utf-8").splitlines()
     references = (prepared / "dev.tgt").read_text(encoding="utf-8").splitlines()
-    hypotheses = Translator.load(run, beam=1).translate(sources)
+    hypotheses = Translator.load(run, beam=1)(sources)
     matched = score(hypotheses, [references], "en").chrf
     shuffled = score(hypotheses, [references[1:] + references[:1]], "en").chrf
     assert matched > 1.2 * shuffled  # measured 10.9 against 7.7: translations of their sources

@@ -14,6 +14,8 @@ from fanyi import Translator
 from fanyi.cli import build_parser, main
 from fanyi.config import from_arguments
 from fanyi.decode import DecodeConfig
+from fanyi.decode.native import NativeEngine
+from fanyi.decode.source_text import SourceText
 from fanyi.decode.translator import BUNDLED
 from fanyi.lang import split_sentences
 from fanyi.serve.schemas import TranslateRequest
@@ -39,7 +41,7 @@ def model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def expected(model_dir) -> list[str]:
-    return Translator.load(model_dir, dtype="fp32").translate(LINES, beam=2)
+    return Translator.load(model_dir, dtype="fp32")(LINES, beam=2)
 
 
 def fanyi(*args: str | bytes) -> list[str | bytes]:
@@ -133,9 +135,10 @@ def test_the_bundled_model_is_the_default():
 
 
 def test_without_a_bundled_model_the_error_says_what_to_do(tmp_path, monkeypatch):
+    import fanyi.decode.model_names as model_names
     import fanyi.decode.translator as translator_module
 
-    monkeypatch.setattr(translator_module, "BUNDLED", tmp_path / "bundled" / "zh-en")
+    monkeypatch.setattr(model_names, "BUNDLED", tmp_path / "bundled" / "zh-en")
     with pytest.raises(FileNotFoundError, match=r"no bundled model .*; pass -m DIR"):
         translator_module.Translator.load()
 
@@ -199,7 +202,7 @@ def test_one_beam_default_everywhere():
 def test_decoding_flags_reach_the_search(model_dir):
     done = run("-m", str(model_dir), "--max-len-a", "0", "--max-len-b", "1", "--text", "我很好。")
     assert done.returncode == 0, done.stderr.decode()
-    short = Translator.load(model_dir, max_len_a=0, max_len_b=1, dtype="fp32").translations(
+    short = Translator.load(model_dir, max_len_a=0, max_len_b=1, dtype="fp32").translate(
         ["我很好。"]
     )[0]
     assert len(short.candidates[0].tokens) <= 2  # one piece at most, then </s>
@@ -262,16 +265,17 @@ def test_a_file_is_written_as_it_goes_and_a_line_that_fails_fails_alone(
     ]  # the last: longest
     source = tmp_path / "in.txt"
     source.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    search = Translator._search
+    search = NativeEngine.decode
 
-    def failing(self, sources, targets, *args):
-        if self.source_ids(lines[1], "en") in sources:
+    def failing(self, sources, *args):
+        text = SourceText(self.checkpoint)
+        if text.ids(lines[1], "en") in sources:
             raise RuntimeError("out of memory")
-        if self.source_ids(lines[3], "en") in sources:
+        if text.ids(lines[3], "en") in sources:
             raise KeyboardInterrupt  # Ctrl-C in the middle of the file
-        return search(self, sources, targets, *args)
+        return search(self, sources, *args)
 
-    monkeypatch.setattr(Translator, "_search", failing)
+    monkeypatch.setattr(NativeEngine, "decode", failing)
     flags = ("-m", str(model_dir), "--beam", "2", "--batch-tokens", "8", "-i", str(source))
     status, out = translate_in_process(monkeypatch, tmp_path, *flags)
     assert status == 130  # interrupted on the last line: the lines before it are written

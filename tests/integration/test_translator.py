@@ -28,46 +28,46 @@ def translator(model_dir, device) -> Translator:
 def assert_rows_sum_to_one(attention: torch.Tensor, translator: Translator) -> None:
     """Each row of attention weights is a distribution: within 1e-4 in fp32 and int8, within
     bf16's precision (2⁻⁸) where dtype auto took bf16 (on AMX hosts)."""
-    tolerance = 1e-2 if translator.config.dtype == "bf16" else 1e-4
+    tolerance = 1e-2 if translator.engine.options.dtype == "bf16" else 1e-4
     ones = torch.ones(attention.shape[0])
     torch.testing.assert_close(attention.sum(-1), ones, atol=tolerance, rtol=0)
 
 
 def test_strings_in_strings_out_empty_stays_empty(translator):
-    out = translator.translate(["你好。", "", "  ", "Hello."])
+    out = translator(["你好。", "", "  ", "Hello."])
     assert len(out) == 4 and all(isinstance(t, str) for t in out)
     assert out[1] == out[2] == ""
 
 
 def test_a_string_in_gives_one_result_out(translator):
     """A str is one text, not a list of characters (``["You're you.", "Good."]`` for 你好)."""
-    assert translator.translate("你好。") == translator.translate(["你好。"])[0]
-    one = translator.translate("你好。", n_best=2)
-    assert isinstance(one, Translation) and one.source == "你好。"
+    one = translator("你好。")
+    assert isinstance(one, str) and one == translator(["你好。"])[0]
     with pytest.raises(TypeError, match="list of strings"):
-        translator.translations("你好")  # type: ignore[arg-type]
+        translator.translate("你好")  # type: ignore[arg-type]
 
 
-def test_the_translator_is_called_like_a_pipeline(translator):
-    assert translator("你好。") == translator.translate("你好。")
-    assert translator(["你好。", "Hello."], to="zh") == translator.translate(
-        ["你好。", "Hello."], to="zh"
-    )
+def test_the_translator_is_called_like_a_pipeline_and_translate_gives_the_details(translator):
+    (result,) = translator.translate(["你好。"], beam=2, n_best=2)
+    assert isinstance(result, Translation) and result.source == "你好。"
+    assert len(result.candidates) == 2 and result.text == translator("你好。", beam=2)
+    texts = ["你好。", "Hello."]
+    assert translator(texts, to="zh") == [r.text for r in translator.translate(texts, to="zh")]
 
 
 def test_direction_is_detected_from_the_script(translator):
-    zh, en = translator.translations(["我很好。", "I am fine."])
+    zh, en = translator.translate(["我很好。", "I am fine."])
     assert (zh.to, en.to) == ("en", "zh")
     assert zh.source_tokens[0] == "<2en>" and en.source_tokens[0] == "<2zh>"
-    assert translator.translations(["I am fine."], to="en")[0].source_tokens[0] == "<2en>"
+    assert translator.translate(["I am fine."], to="en")[0].source_tokens[0] == "<2en>"
     with pytest.raises(ValueError, match="translates into"):
-        translator.translate(["hello"], to="de")
+        translator(["hello"], to="de")
 
 
 def test_input_is_normalised_like_the_training_data(translator):
-    traditional, simplified = translator.translate(["我們來試試。", "我们来试试。"])
+    traditional, simplified = translator(["我們來試試。", "我们来试试。"])
     assert traditional == simplified
-    full_width, ascii_ = translator.translate(["ＡＢＣ １２３", "ABC 123"])
+    full_width, ascii_ = translator(["ＡＢＣ １２３", "ABC 123"])
     assert full_width == ascii_
 
 
@@ -76,15 +76,15 @@ def test_a_batch_translates_as_each_sentence_alone(model_dir, device):
     batch's padding, so a near tie may go either way."""
     translator = Translator.load(model_dir, beam=2, dtype="fp32", device=device)
     texts = ["我很好。", "他在哪里？", "Where is the station?", "Thank you very much.", "是。"]
-    together = translator.translate(texts)
-    translator.batch_tokens = 20  # several small batches
-    assert translator.translate(texts) == together
-    translator.batch_tokens = 4096
-    assert [translator.translate([t])[0] for t in texts] == together
+    together = translator(texts)
+    translator.engine.options.batch_tokens = 20  # several small batches
+    assert translator(texts) == together
+    translator.engine.options.batch_tokens = 4096
+    assert [translator([t])[0] for t in texts] == together
 
 
 def test_n_best_scores_and_attention(translator):
-    result = translator.translate(["你好。"], beam=3, n_best=3, return_attention=True)[0]
+    result = translator.translate(["你好。"], beam=3, n_best=3, attention=True)[0]
     assert isinstance(result, Translation) and len(result.candidates) == 3
     scores = [c.score for c in result.candidates]
     assert scores == sorted(scores, reverse=True)
@@ -92,31 +92,31 @@ def test_n_best_scores_and_attention(translator):
         assert c.tokens[-1] == "</s>"
         assert c.attention.shape == (len(c.tokens), len(result.source_tokens))
         assert_rows_sum_to_one(c.attention, translator)
-    assert translator.translate(["你好。"], return_scores=True)[0].candidates[0].score < 0
+    assert translator.translate(["你好。"])[0].candidates[0].score < 0
 
 
 def test_cross_attention_has_every_layer_and_head(translator):
     maps = translator.cross_attention("我很好。")
-    config = translator.model.config
+    config = translator.engine.model.config
     shape = (config.N_dec, config.h, len(maps.target_tokens), len(maps.source_tokens))
     assert maps.weights.shape == shape
-    assert maps.source_tokens == translator.translations(["我很好。"])[0].source_tokens
+    assert maps.source_tokens == translator.translate(["我很好。"])[0].source_tokens
 
 
 def test_every_sentence_of_a_text_is_translated_and_joined(translator):
     sentences = ["我很好。", "他在哪里？", "谢谢你！"]
-    separately = translator.translate(sentences)
-    (joined,) = translator.translations(["".join(sentences)])
+    separately = translator(sentences)
+    (joined,) = translator.translate(["".join(sentences)])
     assert joined.text == " ".join(separately)  # English: joined with spaces
     english = ["Where is the station?", "Thank you.", "I am fine."]
-    assert translator.translate([" ".join(english)]) == ["".join(translator.translate(english))]
+    assert translator([" ".join(english)]) == ["".join(translator(english))]
     assert len(joined.candidates) == 1 and joined.source_tokens.count("</s>") == 3
 
 
 def test_a_joined_translation_has_block_diagonal_attention(translator):
-    (result,) = translator.translate(["我很好。他在哪里？"], return_attention=True)
+    (result,) = translator.translate(["我很好。他在哪里？"], attention=True)
     (candidate,) = result.candidates
-    first = translator.translate(["我很好。"], return_attention=True)[0].candidates[0]
+    first = translator.translate(["我很好。"], attention=True)[0].candidates[0]
     rows = len(first.tokens) - 1  # the first sentence's pieces, without its EOS
     assert candidate.attention.shape == (len(candidate.tokens), len(result.source_tokens))
     cols = result.source_tokens.index("</s>") + 1  # the first sentence's source pieces
@@ -127,16 +127,16 @@ def test_a_joined_translation_has_block_diagonal_attention(translator):
 
 def test_one_sentence_longer_than_the_model_reads_is_split_or_fails_alone(model_dir, translator):
     text = "我很好" * 50  # one sentence (no end mark), far more than MAX_LEN pieces
-    assert len(translator.source_ids(text, "en")) > MAX_LEN
-    (result,) = translator.translations([text])
+    assert len(translator.text.ids(text, "en")) > MAX_LEN
+    (result,) = translator.translate([text])
     assert result.text and len(result.candidates) == 1 and result.error is None
     tokens = result.source_tokens  # 102: two pieces, each with its tag and EOS
     assert tokens.count("<2en>") == tokens.count("</s>") == 2 and len(tokens) == 104
     strict = Translator.load(model_dir, long_input="error")
     with pytest.warns(UserWarning, match=r"text 1: a source has \d+ tokens .*max_len=64"):
-        out = strict.translate(["我很好。", text, "谢谢。"])
+        out = strict(["我很好。", text, "谢谢。"])
     assert out[1] == "" and out[0] and out[2]
-    assert strict.translate(["我很好。" * 40])[0]  # many short sentences: no error
+    assert strict(["我很好。" * 40])[0]  # many short sentences: no error
 
 
 def test_every_backward_score_fits_the_model(model_dir):
@@ -146,7 +146,7 @@ def test_every_backward_score_fits_the_model(model_dir):
         model_dir, beam=2, rerank_backward=0.5, min_len=MAX_LEN - 1, max_len_a=100
     )
     texts = ["我很好。", "我很好" * 50, "I am fine.", "谢谢。"]
-    results = longest.translations(texts, n_best=2)
+    results = longest.translate(texts, n_best=2)
     assert [r.error for r in results] == [None] * 4
     assert all(len(c.tokens) == MAX_LEN for c in results[0].candidates)  # 63 pieces and EOS
     assert all(r.text for r in results)
@@ -155,32 +155,34 @@ def test_every_backward_score_fits_the_model(model_dir):
 def test_a_piece_that_fails_fails_alone(model_dir, monkeypatch):
     translator = Translator.load(model_dir, beam=2, batch_tokens=1 << 16)
     texts = ["我很好。", "他在哪里？", "Thank you.", "谢谢。你呢？", "I am fine."]
-    alone = [translator.translate([text])[0] for text in texts]
-    search, bad = translator._search, translator.source_ids("你呢？", "en")
+    alone = [translator([text])[0] for text in texts]
+    search, bad = translator.engine.decode, translator.text.ids("你呢？", "en")
 
     def failing(sources, *args):
         if bad in sources:
             raise RuntimeError("out of memory")
         return search(sources, *args)
 
-    monkeypatch.setattr(translator, "_search", failing)
+    monkeypatch.setattr(translator.engine, "decode", failing)
     with pytest.warns(UserWarning, match="text 3: not translated: out of memory"):
-        out = translator.translate(texts)
+        out = translator(texts)
     assert out == [*alone[:3], "", alone[4]]
 
 
 def test_texts_come_out_as_soon_as_they_and_those_before_them_are_done(model_dir):
     translator = Translator.load(model_dir, beam=2, batch_tokens=8)  # a batch per sentence
     batches = []
-    search = translator._search
-    translator._search = lambda sources, *args: batches.append(sources) or search(sources, *args)
+    search = translator.engine.decode
+    translator.engine.decode = lambda sources, *args: (
+        batches.append(sources) or search(sources, *args)
+    )  # type: ignore[method-assign]
     texts = ["我很好。", "谢谢。", "他在哪里？我们走吧。我很好。"]
     stream = translator.stream(texts)
     first = next(stream)
     assert first.source == texts[0] and len(batches) <= 2  # of 5
     rest = [first, *stream]
     assert len(batches) == 5
-    assert [r.candidates for r in rest] == [r.candidates for r in translator.translations(texts)]
+    assert [r.candidates for r in rest] == [r.candidates for r in translator.translate(texts)]
 
 
 def test_without_a_model_dir_the_bundled_model_or_a_clear_error():
@@ -201,19 +203,19 @@ def test_plot_attention_command(model_dir, tmp_path, capsys):
 def test_a_text_that_is_not_unicode_fails_alone(translator):
     texts = ["我很好。", "bad \udcff text", "Thank you."]
     with pytest.warns(UserWarning, match=r"text 1: not valid Unicode: a lone surrogate U\+DCFF"):
-        out = translator.translate(texts)
-    assert out == [translator.translate([texts[0]])[0], "", translator.translate([texts[2]])[0]]
-    results = translator.translations(texts)
+        out = translator(texts)
+    assert out == [translator([texts[0]])[0], "", translator([texts[2]])[0]]
+    results = translator.translate(texts)
     assert [r.error for r in results] == [None, results[1].error, None]
     assert "U+DCFF at character 4" in results[1].error and results[1].text == ""
     with pytest.raises(ValueError, match="not valid Unicode"):
-        translator.source_ids(texts[1], "en")
+        translator.text.ids(texts[1], "en")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts=st.lists(st.text(st.characters(exclude_categories=()), max_size=20), max_size=4))
 def test_any_strings_give_one_translation_each(translator, texts):
-    results = translator.translations(texts, beam=1)
+    results = translator.translate(texts, beam=1)
     assert [r.source for r in results] == texts
     for result in results:
         surrogates = any(0xD800 <= ord(c) <= 0xDFFF for c in result.source)
@@ -228,18 +230,16 @@ def test_reranking_picks_the_beam_hypothesis_that_translates_back_best(model_dir
     plain = Translator.load(model_dir, beam=4)
     reranking = Translator.load(model_dir, beam=4, rerank_backward=1e6)
     for text, to, back in ((texts[0], "en", "zh"), (texts[1], "zh", "en")):
-        beam = plain.translations([text], to=to, n_best=4)[0].candidates
-        source = plain.source_ids(text, to)[1:-1]  # no tag, no EOS
-        tag = plain.source_ids("", back)[:-1]
-        hypotheses = [[plain.tgt_vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in beam]
-        backward = plain._log_likelihoods([[*tag, *h, 3] for h in hypotheses], [source] * 4)
+        beam = plain.translate([text], to=to, n_best=4)[0].candidates
+        source = plain.text.ids(text, to)[1:-1]  # no tag, no EOS
+        tag = plain.text.ids("", back)[:-1]
+        hypotheses = [[plain.text.tgt_vocab.piece_to_id(p) for p in c.tokens[:-1]] for c in beam]
+        backward = plain.engine.log_likelihoods([[*tag, *h, 3] for h in hypotheses], [source] * 4)
         best = max(range(4), key=backward.__getitem__)
-        (chosen,) = reranking.translations([text], to=to)[0].candidates
+        (chosen,) = reranking.translate([text], to=to)[0].candidates
         assert chosen.text == beam[best].text
-        assert len(reranking.translations([text], to=to, n_best=3)[0].candidates) == 3
-    assert Translator.load(model_dir, beam=4, rerank_backward=0).translate(
-        texts
-    ) == plain.translate(texts)
+        assert len(reranking.translate([text], to=to, n_best=3)[0].candidates) == 3
+    assert Translator.load(model_dir, beam=4, rerank_backward=0)(texts) == plain(texts)
 
 
 def test_reranking_needs_a_model_that_translates_both_ways(model_dir, monkeypatch):
@@ -247,7 +247,7 @@ def test_reranking_needs_a_model_that_translates_both_ways(model_dir, monkeypatc
     one_way = dataclasses.replace(translator.checkpoint.data, bidirectional=False)
     monkeypatch.setattr(translator.checkpoint, "data", one_way)
     with pytest.raises(ValueError, match="both ways"):
-        translator.translate(["我们走吧。"], to="en")
+        translator(["我们走吧。"], to="en")
 
 
 def test_translating_makes_every_tensor_on_the_model_device(model_dir):
@@ -255,8 +255,8 @@ def test_translating_makes_every_tensor_on_the_model_device(model_dir):
     ``meta`` as the device of tensors made without one: a bare one fails as on a GPU."""
     translator = Translator.load(model_dir, beam=3, rerank_backward=0.5, dtype="fp32")
     long_text = "我们走吧。" + "他" * MAX_LEN
-    expected = translator.translations(["我们走吧。", "Tom is here.", long_text], n_best=2)
+    expected = translator.translate(["我们走吧。", "Tom is here.", long_text], n_best=2)
     with foreign_device():
-        found = translator.translations(["我们走吧。", "Tom is here.", long_text], n_best=2)
+        found = translator.translate(["我们走吧。", "Tom is here.", long_text], n_best=2)
         translator.cross_attention("我们走吧。", to="en")
     assert [r.text for r in found] == [r.text for r in expected]

@@ -66,9 +66,9 @@ def test_tune_writes_the_best_alpha_which_becomes_the_models_default(trained, mo
     assert best in (0.0, 2.5) and [t["length_penalty"] for t in report["trials"]] == [0.0, 2.5]
     sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
     assert sections["decode"] == {"length_penalty": best}
-    assert Translator.load(model).config.length_penalty == best
-    assert Translator.load(model, length_penalty="0.3").config.length_penalty == 0.3
-    assert Translator.load(model, config=DecodeConfig()).config.length_penalty == 0.6
+    assert Translator.load(model).options.length_penalty == best
+    assert Translator.load(model, length_penalty="0.3").options.length_penalty == 0.3
+    assert Translator.load(model, config=DecodeConfig()).options.length_penalty == 0.6
 
 
 def test_the_models_defaults_sit_under_the_flags_of_translate(model, tmp_path, capsys):
@@ -127,7 +127,7 @@ def test_tune_dtypes_scores_each_dtype_as_evaluate_does_and_writes_the_allowed(
     sections = yaml.safe_load((model / "config.yaml").read_text(encoding="utf-8"))
     assert sections["decode"]["auto_dtypes"] == report["auto_dtypes"]
     assert report["auto_dtypes"][0] == "fp32"
-    assert Translator.load(model).config.auto_dtypes == report["auto_dtypes"]
+    assert Translator.load(model).engine.options.auto_dtypes == report["auto_dtypes"]
     with pytest.raises(ValueError, match="fp32 translator"):
         tune_dtypes(Translator.load(model, dtype="int8"), data)
 
@@ -156,16 +156,16 @@ def test_an_alpha_per_target_decodes_each_language_with_its_own(trained, model, 
     texts = [p for to in ("zh", "en") for p in read_pairs(data_of(trained), "dev", to).sources[:8]]
     langs = ["zh"] * 8 + ["en"] * 8
     mixed = Translator.load(model, beam=3, length_penalty=0.0, length_penalty_by_target=by_target)
-    got = [r.candidates[0].score for r in mixed.translations(texts, n_best=1)]
+    got = [r.candidates[0].score for r in mixed.translate(texts, n_best=1)]
     for lang, alpha in by_target.items():
         alone = Translator.load(model, beam=3, length_penalty=alpha, length_penalty_by_target={})
         rows = [i for i, t in enumerate(langs) if t == lang]
-        expected = alone.translations([texts[i] for i in rows], to=lang)
+        expected = alone.translate([texts[i] for i in rows], to=lang)
         assert [got[i] for i in rows] == [r.candidates[0].score for r in expected]
     flag = Translator.load(model, beam=3, length_penalty=2.0)  # over the model's per-target αs
-    assert flag.config.length_penalty_by_target == {}
+    assert flag.options.length_penalty_by_target == {}
     assert main([*args, "--alphas", "1.5", "--write"]) == 0  # one α for all clears the others
-    assert Translator.load(model).config.length_penalty_by_target == {}
+    assert Translator.load(model).options.length_penalty_by_target == {}
     with pytest.raises(ValueError, match="length_penalty_by_target needs numbers"):
         Translator.load(model, length_penalty_by_target="{zh: long}")
 
@@ -185,7 +185,7 @@ def test_tune_rerank_scores_each_weight_as_evaluate_does_and_writes_the_best(
     bleu = evaluate(alone, pairs.sources, [pairs.references], "zh")[1].bleu
     assert f"→zh BLEU {bleu:5.2f}" in reranked[0]
     assert report["rerank_backward"] in (0.0, 2.0)
-    assert Translator.load(model).config.rerank_backward == report["rerank_backward"]
+    assert Translator.load(model).options.rerank_backward == report["rerank_backward"]
 
 
 def test_a_weight_per_target_reranks_each_language_with_its_own(trained, model, capsys):
@@ -199,11 +199,11 @@ def test_a_weight_per_target_reranks_each_language_with_its_own(trained, model, 
     texts = [p for to in ("zh", "en") for p in read_pairs(data_of(trained), "dev", to).sources[:8]]
     langs = ["zh"] * 8 + ["en"] * 8
     mixed = Translator.load(model, beam=3, rerank_backward=0, rerank_backward_by_target=by_target)
-    got = mixed.translate(texts)
+    got = mixed(texts)
     for lang, weight in by_target.items():
         alone = Translator.load(model, beam=3, rerank_backward=weight, rerank_backward_by_target={})
         rows = [i for i, t in enumerate(langs) if t == lang]
-        assert [got[i] for i in rows] == alone.translate([texts[i] for i in rows], to=lang)
-    assert Translator.load(model, rerank_backward=0.5).config.rerank_backward_by_target == {}
+        assert [got[i] for i in rows] == alone([texts[i] for i in rows], to=lang)
+    assert Translator.load(model, rerank_backward=0.5).options.rerank_backward_by_target == {}
     with pytest.raises(ValueError, match="rerank_backward_by_target needs numbers"):
         Translator.load(model, rerank_backward_by_target="{zh: -1}")

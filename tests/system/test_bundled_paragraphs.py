@@ -32,8 +32,8 @@ def translator() -> Translator:
 
 @pytest.mark.parametrize(("sentences", "glue"), [(CHINESE, ""), (ENGLISH, " ")])
 def test_a_paragraph_is_its_sentences_translated_and_joined(translator, sentences, glue):
-    separately = translator.translate(sentences)
-    (paragraph,) = translator.translate([glue.join(sentences)])
+    separately = translator(sentences)
+    (paragraph,) = translator([glue.join(sentences)])
     assert paragraph == (" " if glue == "" else "").join(separately)  # joined in the target's way
     assert len(paragraph) >= sum(map(len, separately))  # nothing dropped
 
@@ -47,4 +47,4 @@ def test_the_command_line_gives_one_line_per_paragraph(translator):
         timeout=300,
     )
     assert done.returncode == 0, done.stderr.decode()
-    assert done.stdout.decode("utf-8").splitlines() == translator.translate(paragraphs)
+    assert done.stdout.decode("utf-8").splitlines() == translator(paragraphs)

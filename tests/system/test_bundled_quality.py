@@ -30,6 +30,6 @@ pytestmark = [
 def test_bundled_model_beats_its_bleu_floor(bundled_test_pairs, to):
     pairs = bundled_test_pairs if to == "en" else [(e, z) for z, e in bundled_test_pairs]
     assert len(pairs) == 1000
-    hypotheses = Translator.load(beam=5).translate([s for s, _ in pairs], to=to)
+    hypotheses = Translator.load(beam=5)([s for s, _ in pairs], to=to)
     result = score(hypotheses, [[t for _, t in pairs]], to)
     assert result.bleu >= FLOORS[to], result

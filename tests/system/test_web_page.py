@@ -45,7 +45,7 @@ def translator(tmp_path_factory) -> Translator:
 
 def test_translate_and_see_the_heatmap(translator, tmp_path):
     sentence = "我很好。"
-    expected = translator.translations([sentence], beam=2, attention=True)[0]
+    expected = translator.translate([sentence], beam=2, attention=True)[0]
     with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_page(viewport={"width": 1000, "height": 900})

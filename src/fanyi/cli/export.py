@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from ..decode.config import model_decode_config
-from ..decode.translator import resolve_model_dir
+from ..decode.model_names import resolve_model_dir
 from ..ensemble_dir import first_member
 from ..interop.export_ct2 import DTYPES, export_ctranslate2
 from ..interop.export_hf import export_huggingface

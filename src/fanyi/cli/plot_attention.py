@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..decode.translator import resolve_model_dir
+from ..decode.model_names import resolve_model_dir
 from ..ensemble_dir import first_member
 from .translate import add_model_arguments, load_translator
 
@@ -30,7 +30,7 @@ def _attention(args: argparse.Namespace) -> int:
         print(f"the bundled model's first member: {args.model}", file=sys.stderr)
     translator = load_translator(args)
     maps = translator.cross_attention(args.text, args.to)
-    vocab = translator.tgt_vocab
+    vocab = translator.text.tgt_vocab
     text = vocab.decode([vocab.piece_to_id(piece) for piece in maps.target_tokens[:-1]])
     print(plot_attention(maps, args.output, title=f"{args.text} → {text}"))
     return 0

@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     translator = load_translator(args)
-    if translator.config.compile:  # compile before the first request, not within its timeout
+    if (
+        translator.engine.options.compile
+    ):  # compile before the first request, not within its timeout
         print(
             "fanyi serve: compiling the decoder step (15-25 s a model) ...",
             file=sys.stderr,

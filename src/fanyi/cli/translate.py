@@ -31,8 +31,10 @@ from typing import TextIO
 
 from .. import config as config_io
 from ..decode import DecodeConfig
+from ..decode.engine import ENGINES
+from ..decode.options import MAX_BATCH_TOKENS
 from ..decode.translation import Translation
-from ..decode.translator import MAX_BATCH_TOKENS, Translator, resolve_model_dir
+from ..decode.translator import Translator, resolve_model_dir
 from ..device import DEVICES
 from ..filenames import CONFIG_FILE
 from ..runtime import MAX_THREADS, set_threads
@@ -65,9 +67,10 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
     parser.add_argument("--device", type=device, default="cpu", help=f"{DEVICES} (default cpu)")
     parser.add_argument(
         "--engine",
-        choices=["fanyi", "ctranslate2"],
+        choices=sorted(ENGINES),
         default="fanyi",
-        help="ctranslate2: decode with CTranslate2 from -m DIR written by fanyi export",
+        help="compiled: fanyi with compiled decoder steps; ctranslate2: CTranslate2 decoding "
+        "-m DIR written by fanyi export (default fanyi)",
     )
     config_io.add_arguments(parser, DecodeConfig, defaults=_model_defaults())
 
@@ -88,12 +91,7 @@ def load_translator(args: argparse.Namespace) -> Translator:
     """The translator the shared arguments describe, on this process's threads."""
     set_threads(args.threads)
     options = config_io.given(DecodeConfig, args, args.config)  # over the model's own defaults
-    load = Translator.load
-    if args.engine == "ctranslate2":
-        from ..decode.ct2_engine import CTranslate2Translator
-
-        load = CTranslate2Translator.load
-    return load(args.model, None, device=args.device, batch_tokens=args.batch_tokens, **options)
+    return Translator.load(args.model, None, args.engine, args.device, args.batch_tokens, **options)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -135,7 +133,7 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
             texts = [decode_line(line) for line in lines]
             results = translator.stream([text or "" for text in texts], args.to)
             for i, (text, result) in enumerate(zip(texts, results, strict=True)):
-                out.writelines(format_results([result], index + i, translator.config.n_best))
+                out.writelines(format_results([result], index + i, translator.options.n_best))
                 out.flush()
                 progress.done(result)
                 problem = "invalid UTF-8" if text is None else result.error

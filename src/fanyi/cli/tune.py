@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import json
 
+from ..decode.options import SearchOptions
 from ..decode.translator import Translator
 from ..model_dir import write_decode_defaults
 from ..tune import (
@@ -90,15 +91,17 @@ def run(args: argparse.Namespace) -> int:
         by_target = best_per_target(trials, args.min_length_ratio)
         chosen["length_penalty_by_target"] = result["by_target"] = by_target
         print("best α per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
-    elif translator.config.length_penalty_by_target:  # the model's would rule over the new α
+    elif translator.options.length_penalty_by_target:  # the model's would rule over the new α
         chosen["length_penalty_by_target"] = {}
-    translator.config = dataclasses.replace(translator.config, **chosen)
+    options = dataclasses.replace(translator.options, **chosen)
     if args.rerank_weights is not None:
-        chosen.update(_rerank(translator, args, targets))
+        chosen.update(_rerank(translator, options, args, targets))
         result.update({k: v for k, v in chosen.items() if k.startswith("rerank")})
-        translator.config = dataclasses.replace(translator.config, **chosen)
+        options = dataclasses.replace(translator.options, **chosen)
     if args.dtypes:
-        dtype_trials = tune_dtypes(translator, args.data, split=args.split, targets=targets)
+        dtype_trials = tune_dtypes(
+            translator, args.data, split=args.split, targets=targets, options=options
+        )
         for dtype_trial in dtype_trials:
             print(_dtype_row(dtype_trial))
         chosen["auto_dtypes"] = result["auto_dtypes"] = allowed_dtypes(dtype_trials)
@@ -111,10 +114,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rerank(translator: Translator, args: argparse.Namespace, targets: list[str] | None) -> dict:
+def _rerank(
+    translator: Translator,
+    options: SearchOptions,
+    args: argparse.Namespace,
+    targets: list[str] | None,
+) -> dict:
     """The reranking weight λ of the best mean BLEU with the chosen α (each trial printed) and,
     with ``--per-target``, the best λ into each language."""
-    trials = tune_rerank(translator, args.data, args.rerank_weights, args.split, targets)
+    weights = args.rerank_weights
+    trials = tune_rerank(translator, args.data, weights, args.split, targets, options)
     for trial in trials:
         print(_row(trial))
     best = best_trial(trials).rerank_backward

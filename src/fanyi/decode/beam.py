@@ -18,7 +18,6 @@ from torch import Tensor
 from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model, State
 from ..model.decoding import StateT
-from .config import DecodeConfig
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -30,6 +29,7 @@ from .hypothesis import (
     step_log_probs,
     target_limits,
 )
+from .options import SearchOptions
 from .repetition import penalise_repeats
 from .top_k import top_k
 
@@ -55,7 +55,7 @@ class _Candidates:
 
 
 def start_beams(
-    model: Model[StateT], src: Tensor, config: DecodeConfig, bos_id: int
+    model: Model[StateT], src: Tensor, config: SearchOptions, bos_id: int
 ) -> tuple[_Beams, StateT]:
     """k target rows per source (its beams); only the first beam is live at step 0."""
     n, k = src.size(0), config.beam
@@ -86,7 +86,7 @@ def set_aside(
     cand: _Candidates,
     attention: Tensor | None,
     finished: list[list[Hypothesis]],
-    config: DecodeConfig,
+    config: SearchOptions,
     lengths: list[int],
     eos_id: int,
 ) -> None:
@@ -142,7 +142,7 @@ def drop_done(beams: _Beams, state: State, rows: Tensor, done: Tensor) -> None:
 
 
 def done_sources(
-    beams: _Beams, finished: list[list[Hypothesis]], config: DecodeConfig, step: int
+    beams: _Beams, finished: list[list[Hypothesis]], config: SearchOptions, step: int
 ) -> Tensor:
     """Which live sources (n) are done: at their length limit, with k finished hypotheses, or
     with n-best ones that no live beam can still beat.
@@ -172,7 +172,7 @@ def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:
 def beam_search(
     model: Model,
     src: Tensor,
-    config: DecodeConfig,
+    config: SearchOptions,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,

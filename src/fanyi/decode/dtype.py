@@ -15,7 +15,6 @@ given per call could not change the model's dtype anyway).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import time
@@ -132,11 +131,6 @@ def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transfor
             return lambda model: compile_decoder(to_bfloat16(model, pack=False))
         return compile_decoder
     return {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype)
-
-
-def resolved(model: Model, config: DecodeConfig, model_key: str | None) -> DecodeConfig:
-    """``config`` with ``auto`` replaced by the dtype :func:`choose_dtype` picks."""
-    return dataclasses.replace(config, dtype=choose_dtype(model, config, model_key))
 
 
 def weights_key(checkpoint: Checkpoint) -> str:

@@ -11,7 +11,7 @@ from torch import Tensor
 
 from ..model import Model
 from ..model.decoding import StateT
-from .config import DecodeConfig
+from .options import SearchOptions
 
 
 @dataclass
@@ -55,7 +55,7 @@ def source_lengths(model: Model, src: Tensor) -> Tensor:
     return (src != model.config.pad_id).sum(dim=1)
 
 
-def target_limits(model: Model, src: Tensor, config: DecodeConfig) -> Tensor:
+def target_limits(model: Model, src: Tensor, config: SearchOptions) -> Tensor:
     """Most tokens (before EOS) each source may produce: a·|src| + b, within the model's positions."""
     limits = (source_lengths(model, src) * config.max_len_a + config.max_len_b).long()
     return limits.clamp(min=1, max=model.config.max_len - 1)

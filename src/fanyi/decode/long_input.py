@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import torch
 from torch import Tensor
 
-from .config import DecodeConfig
 from .hypothesis import Hypothesis, finish
+from .options import SearchOptions
 
 
 class TooLong(ValueError):
@@ -85,7 +85,7 @@ def split_long_sources(
 
 
 def join_pieces(
-    results: list[list[Hypothesis]], owner: list[int], config: DecodeConfig
+    results: list[list[Hypothesis]], owner: list[int], config: SearchOptions
 ) -> list[list[Hypothesis]]:
     """One hypothesis per source: its pieces' best translations in order, log-probs summed."""
     parts: dict[int, list[Hypothesis]] = {}

@@ -18,10 +18,10 @@ import torch
 from torch import Tensor
 
 from ..model import Model
-from .config import DecodeConfig
 from .hypothesis import Hypothesis, StepHook, no_pause
+from .options import SearchOptions
 
-Search = Callable[[Model, Tensor, DecodeConfig, int, int], list[list[Hypothesis]]]
+Search = Callable[[Model, Tensor, SearchOptions, int, int], list[list[Hypothesis]]]
 POLL_SECONDS = 0.02  # how often the parent runs the step hook while the workers decode
 
 # (id(model), processes) → (model, its pool); holding the model keeps its id from being reused
@@ -33,25 +33,26 @@ def in_parallel(
     search: Search,
     model: Model,
     src: Tensor,
-    config: DecodeConfig,
+    config: SearchOptions,
     bos_id: int,
     eos_id: int,
+    workers: int,
     between_steps: StepHook = no_pause,
 ) -> list[list[Hypothesis]]:
-    """Run ``search`` on ``config.workers`` near-equal parts of ``src`` at once; results in order.
+    """Run ``search`` on ``workers`` near-equal parts of ``src`` at once; results in order.
 
     ``between_steps`` runs while waiting for the workers; if it raises (a cancelled request), the
     pool is terminated, so that its processes stop working on the abandoned batch.
     """
-    parts = [part for part in src.tensor_split(config.workers) if part.size(0)]
+    parts = [part for part in src.tensor_split(workers) if part.size(0)]
     tasks = [(search, part, config, bos_id, eos_id) for part in parts]
-    pending = worker_pool(model, config.workers).map_async(_run, tasks)
+    pending = worker_pool(model, workers).map_async(_run, tasks)
     try:
         while not pending.ready():
             between_steps()
             pending.wait(POLL_SECONDS)
     except BaseException:
-        _pools.pop((id(model), config.workers))[1].terminate()
+        _pools.pop((id(model), workers))[1].terminate()
         raise
     return [hyps for result in pending.get() for hyps in result]
 
@@ -72,7 +73,7 @@ def _start_worker(model: Model) -> None:
     _worker_model = model
 
 
-def _run(task: tuple[Search, Tensor, DecodeConfig, int, int]) -> list[list[Hypothesis]]:
+def _run(task: tuple[Search, Tensor, SearchOptions, int, int]) -> list[list[Hypothesis]]:
     search, part, config, bos_id, eos_id = task
     assert _worker_model is not None
     return search(_worker_model, part, config, bos_id, eos_id)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from .config import DecodeConfig
+from .options import SearchOptions
 
 
-def penalise_repeats(log_probs: Tensor, prefix: Tensor, config: DecodeConfig) -> Tensor:
+def penalise_repeats(log_probs: Tensor, prefix: Tensor, config: SearchOptions) -> Tensor:
     """``log_probs`` (b x V) of the next token after ``prefix`` (b x t, BOS first, not counted),
     changed in place by both controls of ``config`` (1.0 and 0: off)."""
     repetition_penalty, no_repeat_ngram_size = (

@@ -18,7 +18,6 @@ from torch import Tensor
 from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model
 from .beam import beam_search
-from .config import DecodeConfig
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -30,6 +29,7 @@ from .hypothesis import (
     target_limits,
 )
 from .long_input import check_lengths, join_pieces, split_long_sources
+from .options import SearchOptions
 from .parallel import in_parallel
 from .repetition import penalise_repeats
 from .top_k import top_k
@@ -69,7 +69,7 @@ class _Paths:
 def single_path_search(
     model: Model,
     src: Tensor,
-    config: DecodeConfig,
+    config: SearchOptions,
     pick: Pick,
     bos_id: int,
     eos_id: int,
@@ -112,7 +112,7 @@ def greedy_pick(log_probs: Tensor) -> Tensor:
     return top_k(log_probs, 1)[1][:, 0]
 
 
-def sampler(config: DecodeConfig, generator: torch.Generator | None) -> Pick:
+def sampler(config: SearchOptions, generator: torch.Generator | None) -> Pick:
     """Draw the next token from the model's distribution, reshaped by temperature, top-k, top-p."""
 
     def pick(log_probs: Tensor) -> Tensor:
@@ -140,7 +140,7 @@ def nucleus(logits: Tensor, top_p: float) -> Tensor:
 def greedy_decode(
     model: Model,
     src: Tensor,
-    config: DecodeConfig,
+    config: SearchOptions,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
@@ -153,7 +153,7 @@ def greedy_decode(
 def sample(
     model: Model,
     src: Tensor,
-    config: DecodeConfig,
+    config: SearchOptions,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
@@ -169,7 +169,7 @@ def sample(
     return [flat[i : i + n] for i in range(0, len(flat), n)]
 
 
-def search_function(config: DecodeConfig) -> Callable[..., list[list[Hypothesis]]]:
+def search_function(config: SearchOptions) -> Callable[..., list[list[Hypothesis]]]:
     """The search ``config`` asks for: sampling, greedy (beam 1) or beam search."""
     if config.sampling:
         return sample
@@ -179,27 +179,29 @@ def search_function(config: DecodeConfig) -> Callable[..., list[list[Hypothesis]
 def decode(
     model: Model,
     src: Tensor,
-    config: DecodeConfig,
+    config: SearchOptions,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
+    workers: int = 1,
 ) -> list[list[Hypothesis]]:
     """Translate a batch of right-padded source ids (b x s): per source, its n-best, best first.
 
-    The model should already be in ``config.dtype`` (``dtype.prepare_model``).
-    ``between_steps`` runs before every decoding step (see ``StepHook``).
+    The model should already be in its decoding dtype (``dtype.prepare_model``).
+    ``between_steps`` runs before every decoding step (see ``StepHook``); ``workers`` > 1 splits
+    the batch across as many processes (``parallel.py``).
     """
     lengths, max_len = source_lengths(model, src), model.config.max_len
     if src.size(1) > max_len:
         if config.long_input == "split":
             pieces, owner = split_long_sources(src, lengths, max_len, model.config.pad_id)
-            results = decode(model, pieces, config, bos_id, eos_id, between_steps)
+            results = decode(model, pieces, config, bos_id, eos_id, between_steps, workers)
             return join_pieces(results, owner, config)
         check_lengths(lengths, max_len)
         src = src[:, :max_len]  # only padding beyond max_len
     search = search_function(config)
-    if config.workers > 1 and src.size(0) > 1:
-        return in_parallel(search, model, src, config, bos_id, eos_id, between_steps)
+    if workers > 1 and src.size(0) > 1:
+        return in_parallel(search, model, src, config, bos_id, eos_id, workers, between_steps)
     return search(model, src, config, bos_id, eos_id, between_steps)
 
 
@@ -208,5 +210,5 @@ def greedy_search(
     model: Model, src: Tensor, bos_id: int, eos_id: int, max_len: int
 ) -> list[list[int]]:
     """Greedy ids (no BOS/EOS) for each source, at most ``max_len`` tokens: for validation BLEU."""
-    config = DecodeConfig(beam=1, max_len_a=0.0, max_len_b=max_len, length_penalty=0.0)
+    config = SearchOptions(beam=1, max_len_a=0.0, max_len_b=max_len, length_penalty=0.0)
     return [hyps[0].tokens for hyps in greedy_decode(model, src, config, bos_id, eos_id)]

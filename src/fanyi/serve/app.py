@@ -10,6 +10,7 @@ A request that times out or whose client goes away stops being decoded at the ne
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
@@ -25,8 +26,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
-from ..decode import StepHook
-from ..decode.config import MAX_BEAM
+from ..decode import SearchOptions, StepHook
+from ..decode.options import MAX_BEAM
 from ..decode.translation import Translation as Result
 from ..decode.translation import unicode_problem
 from ..decode.translator import Translator
@@ -147,7 +148,31 @@ def _echoable(value: Any) -> Any:
     return value
 
 
-def check_limits(request: schemas.TranslateRequest, limits: Limits, translator: Translator) -> None:
+# The keys of a request that are SearchOptions' (``to`` and ``text`` are not)
+SEARCH_KEYS = [f.name for f in dataclasses.fields(SearchOptions)]
+
+
+def search_options(request: schemas.TranslateRequest, translator: Translator) -> SearchOptions:
+    """The translator's search options with the request's on top, bounded as the flags are
+    (422 beyond); an α or λ given applies into every language."""
+    given = {k: v for k, v in request.model_dump().items() if k in SEARCH_KEYS and v is not None}
+    for key in ("length_penalty", "rerank_backward"):
+        if key in given:
+            given[f"{key}_by_target"] = {}
+    try:
+        options = dataclasses.replace(translator.options, **given)
+        translator.check(options)
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
+    return options
+
+
+def check_limits(
+    request: schemas.TranslateRequest,
+    options: SearchOptions,
+    limits: Limits,
+    translator: Translator,
+) -> None:
     """Raise the HTTP error for a request the service will not decode."""
     for i, text in enumerate(request.text):
         if problem := unicode_problem(text):
@@ -157,16 +182,20 @@ def check_limits(request: schemas.TranslateRequest, limits: Limits, translator: 
     longest = max(map(len, request.text), default=0)
     if longest > limits.max_chars:
         raise HTTPException(413, f"a text has {longest} characters; at most {limits.max_chars}")
-    beam = request.beam or translator.config.beam
-    if beam > limits.max_beam:
-        raise HTTPException(422, f"beam {beam} is over the limit {limits.max_beam}")
-    if (request.n_best or 1) > beam:
-        raise HTTPException(422, f"n_best {request.n_best} exceeds beam {beam}")
+    for name in ("beam", "n_best"):  # samples are rows of every step too
+        if getattr(options, name) > limits.max_beam:
+            value = getattr(options, name)
+            raise HTTPException(422, f"{name} {value} is over the limit {limits.max_beam}")
     if request.to is not None and request.to not in translator.targets:
         raise HTTPException(422, f"this model translates into {', '.join(translator.targets)}")
 
 
-def request_cost(request: schemas.TranslateRequest, limits: Limits, translator: Translator) -> int:
+def request_cost(
+    request: schemas.TranslateRequest,
+    options: SearchOptions,
+    limits: Limits,
+    translator: Translator,
+) -> int:
     """What decoding ``request`` costs (source tokens × beam); 413 over ``max_tokens``, 422 when
     a text's direction cannot be told."""
     try:
@@ -175,7 +204,16 @@ def request_cost(request: schemas.TranslateRequest, limits: Limits, translator: 
         raise HTTPException(422, str(error)) from None
     if tokens > limits.max_tokens:
         raise HTTPException(413, f"the texts have {tokens} tokens; at most {limits.max_tokens}")
-    return tokens * (request.beam or translator.config.beam)
+    return tokens * max(options.beam, options.n_best)
+
+
+def admitted(
+    request: schemas.TranslateRequest, limits: Limits, translator: Translator
+) -> tuple[SearchOptions, int]:
+    """The request's search options and its cost, or the HTTP error that refuses it."""
+    options = search_options(request, translator)
+    check_limits(request, options, limits, translator)
+    return options, request_cost(request, options, limits, translator)
 
 
 async def unless_disconnected(work: Awaitable[T], receive: Receive) -> T:
@@ -229,10 +267,9 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
         request: schemas.TranslateRequest, http: Request
     ) -> schemas.TranslateResponse:
         """Translate ``text`` (a list); one entry per text, with its n-best candidates."""
-        check_limits(request, limits, translator)
-        cost = request_cost(request, limits, translator)
-        options = (request.to, request.beam, request.n_best, request.attention)
-        work = asyncio.wait_for(batcher.submit(request.text, options, cost), limits.timeout)
+        options, cost = admitted(request, limits, translator)
+        job = batcher.submit(request.text, (request.to, options), cost)
+        work = asyncio.wait_for(job, limits.timeout)
         try:
             results = await unless_disconnected(work, http.receive)
         except Overloaded as error:
@@ -255,7 +292,7 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
         return schemas.Health(
             model=model_name(translator.checkpoint.path),
             targets=translator.targets,
-            beam=translator.config.beam,
+            beam=translator.options.beam,
             waiting=batcher.waiting,
             busy=batcher.decoding > 0,
             decoding=batcher.decoding,
@@ -266,14 +303,14 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
 def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
     """The service for ``translator``: JSON API, health check, web page."""
     limits = limits or Limits()
-    if translator.config.beam > limits.max_beam:
+    if translator.options.beam > limits.max_beam:
         raise ValueError(
-            f"the default beam {translator.config.beam} is over max_beam {limits.max_beam}"
+            f"the default beam {translator.options.beam} is over max_beam {limits.max_beam}"
         )
 
     def translate(texts: list[str], options: tuple[Any, ...], hook: StepHook) -> list[Result]:
-        to, beam, n_best, attention = options
-        return translator.translations(texts, to, beam, n_best, attention, between_steps=hook)
+        to, search = options
+        return translator.translate(texts, to, search, between_steps=hook)
 
     batcher = Batcher(
         translate, limits.batch_wait, limits.batch_cost, limits.max_heavy, limits.max_waiting

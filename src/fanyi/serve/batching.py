@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +34,7 @@ class Overloaded(Exception):
 @dataclass(eq=False)
 class _Job:
     texts: list[str]
-    options: Hashable
+    options: Any  # compared with ==: jobs of equal options share a batch
     cost: int  # source tokens × beam
     future: asyncio.Future = field(repr=False)
     alone: bool = False  # its shared batch failed: decode it without neighbours
@@ -77,7 +77,7 @@ class Batcher:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
 
-    async def submit(self, texts: list[str], options: Hashable, cost: int) -> list[Any]:
+    async def submit(self, texts: list[str], options: Any, cost: int) -> list[Any]:
         """The results for ``texts``; cancelling the call abandons them (their batch stops once
         all its jobs are abandoned)."""
         if self.waiting + len(texts) > self.max_waiting:

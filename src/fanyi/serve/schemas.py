@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+Number = StrictFloat | StrictInt
 
 
 class TranslateRequest(BaseModel):
@@ -29,6 +31,24 @@ class TranslateRequest(BaseModel):
     )
     attention: StrictBool = Field(
         False, description="include pieces and cross-attention (last layer, mean of heads)"
+    )
+    # The search options below default to the server's (its model's); each is bounded as the
+    # flag of the same name is (422 beyond: the bounds are SearchOptions').
+    length_penalty: Number | None = Field(None, description="GNMT α (into every language)")
+    rerank_backward: Number | None = Field(None, description="λ of the backward score, ≥ 0")
+    max_len_a: Number | None = Field(None, description="output tokens at most a·|src| + b")
+    max_len_b: StrictInt | None = Field(None, description="output tokens at most a·|src| + b")
+    min_len: StrictInt | None = Field(None, description="output tokens at least")
+    sampling: StrictBool | None = Field(None, description="draw tokens instead of searching")
+    temperature: Number | None = Field(None, description="sampling temperature, > 0")
+    top_k: StrictInt | None = Field(None, description="sample among the k likeliest; 0 = all")
+    top_p: Number | None = Field(None, description="nucleus sampling, 0 < top_p ≤ 1")
+    seed: StrictInt | None = Field(None, description="sampling seed")
+    repetition_penalty: Number | None = Field(
+        None, description="a token already produced: its log-probability × this; 1 = off"
+    )
+    no_repeat_ngram_size: StrictInt | None = Field(
+        None, description="no n-gram of this size twice; 0 = off"
     )
 
 

@@ -2,18 +2,18 @@
 
 from pathlib import Path
 
-from fanyi.decode import translator
+from fanyi.decode import model_names
 
 
 def test_a_bundled_name_a_local_directory_and_the_default(tmp_path, monkeypatch):
     bundled = tmp_path / "bundled"
     for name in ("zh-en", "zh-en-general"):
         (bundled / name).mkdir(parents=True)
-    monkeypatch.setattr(translator, "BUNDLED", bundled / "zh-en")
+    monkeypatch.setattr(model_names, "BUNDLED", bundled / "zh-en")
     monkeypatch.chdir(tmp_path)
-    assert translator.resolve_model_dir("zh-en-general") == bundled / "zh-en-general"
-    assert translator.resolve_model_dir(None) == bundled / "zh-en"
-    assert translator.resolve_model_dir("runs/x") == Path("runs/x")  # a path is never a name
-    assert translator.resolve_model_dir("unknown") == Path("unknown")  # its own error later
+    assert model_names.resolve_model_dir("zh-en-general") == bundled / "zh-en-general"
+    assert model_names.resolve_model_dir(None) == bundled / "zh-en"
+    assert model_names.resolve_model_dir("runs/x") == Path("runs/x")  # a path is never a name
+    assert model_names.resolve_model_dir("unknown") == Path("unknown")  # its own error later
     (tmp_path / "zh-en-general").mkdir()
-    assert translator.resolve_model_dir("zh-en-general") == Path("zh-en-general")  # local first
+    assert model_names.resolve_model_dir("zh-en-general") == Path("zh-en-general")  # local first

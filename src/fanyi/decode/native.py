@@ -1,0 +1,103 @@
+"""fanyi's own engine: the model (or ensemble) of a model directory, searched over its cache.
+
+Loading is two explicit steps: read the fp32 weights (:meth:`NativeEngine.load`), then bring
+them into the decoding dtype, for ``dtype: auto`` the one this host decodes fastest, timed once
+and cached (``dtype.py``). The constructor takes a model already chosen for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import torch
+from torch import Tensor
+
+from ..data.batching import pad_rows, token_batches
+from ..device import resolve_device
+from ..model import Model
+from ..sections import Checkpoint
+from . import ensemble
+from .config import decode_config
+from .dtype import choose_dtype, prepare_model, weights_key
+from .hypothesis import Hypothesis, StepHook, no_pause
+from .options import LoadOptions, SearchOptions
+from .rerank import log_likelihoods
+from .search import decode
+
+
+class NativeEngine:
+    """A fanyi model (or ensemble) decoding in ``options.dtype`` (never ``auto`` here)."""
+
+    name = "fanyi"
+
+    def __init__(self, model: Model, checkpoint: Checkpoint, options: LoadOptions) -> None:
+        if options.dtype == "auto":
+            raise ValueError("choose the dtype first: NativeEngine.load, or dtype.choose_dtype")
+        self.checkpoint = checkpoint
+        self.options = options
+        self.device = next(model.parameters()).device
+        self.model = prepare_model(model, decode_config(SearchOptions(), options))
+
+    @classmethod
+    def load(cls, path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
+        """Read the model of ``path`` onto ``options.device``, choose its dtype (``auto``: timed
+        with ``search``'s beam), and bring it into that dtype."""
+        model, checkpoint = ensemble.load(path, device=resolve_device(options.device))
+        return cls(model, checkpoint, chosen_dtype(model, checkpoint, options, search))
+
+    def decode(
+        self,
+        sources: list[list[int]],
+        options: SearchOptions,
+        between_steps: StepHook = no_pause,
+    ) -> list[list[Hypothesis]]:
+        """Each source's hypotheses, best first, in batches of at most ``batch_tokens`` padded
+        source tokens, shortest first."""
+        order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
+        results: list[list[Hypothesis]] = [[] for _ in sources]
+        c, workers = self.checkpoint.model, self.options.workers
+        for batch in token_batches(order, [len(s) for s in sources], self.options.batch_tokens):
+            src = pad_rows([sources[i] for i in batch], c.pad_id).to(self.device)
+            found = decode(self.model, src, options, c.bos_id, c.eos_id, between_steps, workers)
+            for i, hypotheses in zip(batch, found, strict=True):
+                results[i] = hypotheses
+        return results
+
+    def log_likelihoods(
+        self,
+        sources: list[list[int]],
+        targets: list[list[int]],
+        between_batches: StepHook = no_pause,
+    ) -> list[float]:
+        """log P(target, EOS | source) of each pair of id lists (sources end in EOS)."""
+        batch_tokens = self.options.batch_tokens
+        return log_likelihoods(self.model, sources, targets, batch_tokens, between_batches)
+
+    def cross_attention(self, source: list[int], target: list[int]) -> Tensor:
+        """Every layer's and head's cross-attention of ``target`` (BOS first) over ``source``:
+        N_dec x h x len(target) x len(source), fp32 on the host."""
+        members = self.model.members()
+        if len(members) > 1:
+            raise ValueError("an ensemble has no single attention map: give one member's directory")
+        with torch.no_grad():
+            memory = members[0].encode(torch.tensor([source], device=self.device))
+            _, weights = members[0].decode(
+                torch.tensor([target], device=self.device), memory, None, need_weights=True
+            )
+        return torch.stack([w[0].float() for w in weights]).cpu()
+
+
+def chosen_dtype(
+    model: Model, checkpoint: Checkpoint, options: LoadOptions, search: SearchOptions
+) -> LoadOptions:
+    """``options`` with ``dtype: auto`` replaced by the dtype this host decodes ``model`` fastest
+    in (timed with ``search``'s beam, cached under the weights' key)."""
+    config = decode_config(search, options)
+    dtype = choose_dtype(model, config, weights_key(checkpoint))
+    return dataclasses.replace(options, dtype=dtype)
+
+
+def compiled(path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
+    """fanyi's engine with its decoder steps compiled (``compile: true``)."""
+    return NativeEngine.load(path, dataclasses.replace(options, compile=True), search)

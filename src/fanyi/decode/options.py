@@ -1,0 +1,149 @@
+"""The two halves of decoding's options, split as CTranslate2 splits ``Translator(...)`` from
+``translate_batch(...)``: what is fixed when a model is loaded (:class:`LoadOptions`) and what
+each call, or each HTTP request, may choose (:class:`SearchOptions`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+# The most a user may ask for: each bounds memory (beams and samples are rows of every step,
+# workers are processes); lengths beyond a model's positions are capped by them anyway.
+MAX_BEAM = 64
+MAX_WORKERS = 64
+MAX_LENGTH = 1_000_000
+MAX_BATCH_TOKENS = 1 << 17  # padded source tokens a batch may hold (times beam: its rows' tokens)
+MAX_THREADS = 1024
+
+Dtype = Literal["fp32", "bf16", "int8"]
+DtypeChoice = Literal["auto", "fp32", "bf16", "int8"]
+LongInput = Literal["error", "split"]
+DTYPES: list[Dtype] = ["fp32", "bf16", "int8"]
+
+
+@dataclass
+class SearchOptions:
+    """How to search for translations: per call, per request.
+
+    Output length: at most ``max_len_a · |src| + max_len_b`` tokens (capped by the model's
+    ``max_len``); EOS is forced once that is reached and forbidden before ``min_len`` tokens.
+    Beam scores are GNMT's: log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α, |Y| counting EOS.
+    """
+
+    beam: int = 5  # 1 = greedy
+    n_best: int = 1  # hypotheses returned per source (≤ beam; samples per source when sampling)
+    length_penalty: float = 0.6  # GNMT α; 0 ranks by log-probability alone
+    # α for translations into a language ({zh: 4}), over length_penalty (fanyi tune --per-target)
+    length_penalty_by_target: dict[str, float] = field(default_factory=dict)
+    # λ: rank the beam's hypotheses by score + λ·log P(source | hypothesis) per source token, the
+    # model translating back (bidirectional models; decode/rerank.py); 0 = the beam's own order.
+    # Beam search only: samples are not reranked
+    rerank_backward: float = 0.0
+    # λ for translations into a language ({zh: 1}), over rerank_backward (fanyi tune --per-target)
+    rerank_backward_by_target: dict[str, float] = field(default_factory=dict)
+    max_len_a: float = 1.5
+    max_len_b: int = 10
+    min_len: int = 0
+    sampling: bool = False  # draw tokens instead of searching (beam is then ignored)
+    temperature: float = 1.0
+    top_k: int = 0  # sample among the k most probable tokens; 0 = all
+    top_p: float = 1.0  # nucleus: smallest set of tokens with probability ≥ top_p
+    seed: int | None = None  # sampling seed; None = torch's global generator
+    repetition_penalty: float = 1.0  # CTRL's: a token already produced, log-prob × this; 1 = off
+    no_repeat_ngram_size: int = 0  # forbid repeating any n-gram of this size; 0 = off
+    split_sentences: bool = True  # translate each sentence of a text on its own, then join them
+    long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
+    attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
+
+    def __post_init__(self) -> None:
+        for name, low, high in (
+            ("beam", 1, MAX_BEAM),
+            ("n_best", 1, MAX_BEAM),
+            ("max_len_b", 0, MAX_LENGTH),
+            ("min_len", 0, MAX_LENGTH),
+            ("no_repeat_ngram_size", 0, MAX_LENGTH),
+        ):
+            within(name, getattr(self, name), low, high)
+        if not 0 <= self.max_len_a <= MAX_LENGTH:  # False for NaN too
+            raise ValueError(f"max_len_a must be between 0 and {MAX_LENGTH}, not {self.max_len_a}")
+        if not self.sampling and self.n_best > self.beam:
+            raise ValueError(f"n_best={self.n_best} exceeds beam={self.beam}")
+        self._check_numbers()
+
+    def _check_numbers(self) -> None:
+        """Every real number finite and in its range, with the range in the error."""
+        if not (math.isfinite(self.length_penalty) and 0 <= self.rerank_backward < math.inf):
+            raise ValueError(
+                "length_penalty must be a finite number and rerank_backward a finite one ≥ 0, "
+                f"not {self.length_penalty} and {self.rerank_backward}"
+            )
+        if not (0 < self.temperature < math.inf and 0 < self.top_p <= 1 and self.top_k >= 0):
+            raise ValueError("need a finite temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
+        if not 0 < self.repetition_penalty < math.inf:
+            raise ValueError(
+                f"repetition_penalty must be finite and > 0, not {self.repetition_penalty}"
+            )
+        alphas, weights = self.length_penalty_by_target, self.rerank_backward_by_target
+        if not all(_is_number(a) for a in alphas.values()):
+            raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
+        if not all(_is_number(w) and w >= 0 for w in weights.values()):
+            raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
+        if self.long_input not in ("error", "split"):
+            raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
+
+    @property
+    def reranks(self) -> bool:
+        """Whether any translation is reranked by the backward score."""
+        return self.rerank_backward > 0 or any(self.rerank_backward_by_target.values())
+
+
+@dataclass
+class LoadOptions:
+    """What is fixed when a model is loaded: where and how fast it decodes."""
+
+    device: str = "cpu"  # cpu, cuda, cuda:N or auto
+    # auto: the fastest on this host of fp32 and the allowed others, timed (decode/dtype.py);
+    # bf16: weights converted (not autocast); int8: dynamic quantisation of the linear maps
+    dtype: DtypeChoice = "auto"
+    auto_dtypes: list[Dtype] = field(default_factory=lambda: list(DTYPES))
+    # run the decoder's steps compiled to C++ (model/inference/compiled.py; fp32 and bf16): 1.1-1.4x
+    # faster decoding after a compile of 15-25 s per search and process; needs a C++ compiler
+    compile: bool = False
+    workers: int = 1  # split each batch across this many single-thread worker processes
+    threads: int = 0  # intra-op threads; 0 = the caller's (the commands: every core)
+    batch_tokens: int = 4096  # padded source tokens per batch
+
+    def __post_init__(self) -> None:
+        within("workers", self.workers, 1, MAX_WORKERS)
+        within("threads", self.threads, 0, MAX_THREADS)
+        within("batch_tokens", self.batch_tokens, 1, MAX_BATCH_TOKENS)
+        if self.dtype not in ("auto", *DTYPES):
+            raise ValueError(f"dtype must be auto, fp32, bf16 or int8, not {self.dtype!r}")
+        if self.compile and self.dtype == "int8":
+            raise ValueError("compile runs fp32 or bf16 models, not int8")
+        if not set(self.auto_dtypes) <= set(DTYPES):
+            raise ValueError(f"auto_dtypes must name fp32, bf16 or int8: {self.auto_dtypes}")
+
+
+def within(name: str, value: int, low: int, high: int) -> None:
+    """Raise, naming ``name`` and its bounds, unless ``low ≤ value ≤ high``."""
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, not {value}")
+
+
+def for_target(options: SearchOptions, lang: str) -> SearchOptions:
+    """``options`` for translations into ``lang``: its α and λ from the ``…_by_target`` maps."""
+    return dataclasses.replace(
+        options,
+        length_penalty=options.length_penalty_by_target.get(lang, options.length_penalty),
+        length_penalty_by_target={},
+        rerank_backward=options.rerank_backward_by_target.get(lang, options.rerank_backward),
+        rerank_backward_by_target={},
+    )
+
+
+def _is_number(value: object) -> bool:
+    """A finite int or float (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

@@ -1,0 +1,60 @@
+"""The searches one batch of sources needs: apart per target language where its α or λ differ,
+and, with ``rerank_backward``, the whole beam reranked by the backward score (``rerank.py``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from .engine import Engine
+from .hypothesis import Hypothesis, StepHook
+from .options import SearchOptions, for_target
+from .rerank import backward_scores, rerank
+from .source_text import SourceText
+
+
+def search_by_target(
+    engine: Engine,
+    text: SourceText,
+    sources: list[list[int]],
+    targets: list[str],
+    options: SearchOptions,
+    between_steps: StepHook,
+) -> list[list[Hypothesis]]:
+    """Decode all together, or each target language apart where its α or λ differ."""
+    if not (options.length_penalty_by_target or options.rerank_backward_by_target):
+        return search(engine, text, sources, targets, options, between_steps)
+    results: list[list[Hypothesis]] = [[] for _ in sources]
+    for lang in sorted(set(targets)):
+        rows = [i for i, t in enumerate(targets) if t == lang]
+        part = [sources[i] for i in rows]
+        chosen = for_target(options, lang)
+        found = search(engine, text, part, [lang] * len(rows), chosen, between_steps)
+        for i, hypotheses in zip(rows, found, strict=True):
+            results[i] = hypotheses
+    return results
+
+
+def search(
+    engine: Engine,
+    text: SourceText,
+    sources: list[list[int]],
+    targets: list[str],
+    options: SearchOptions,
+    between_steps: StepHook,
+) -> list[list[Hypothesis]]:
+    """The search ``options`` ask for; with ``rerank_backward`` (beam search), every hypothesis
+    of the beam, reranked by log P(source | hypothesis), the model translating each back."""
+    reranked = options.rerank_backward > 0 and not options.sampling and options.beam > 1
+    wide = dataclasses.replace(options, n_best=options.beam) if reranked else options
+    found = engine.decode(sources, wide, between_steps)
+    if not reranked:
+        return found
+    tags = text.tags
+    sentences = [ids[len(tags[to]) : -1] for ids, to in zip(sources, targets, strict=True)]
+    back = [tags[text.languages.source_of(to)] for to in targets]
+    score = functools.partial(engine.log_likelihoods, between_batches=between_steps)
+    max_len, eos = text.model.max_len, text.model.eos_id
+    backward = backward_scores(found, sentences, back, score, max_len, eos)
+    lengths = [len(sentence) for sentence in sentences]
+    return rerank(found, backward, lengths, options.rerank_backward, options.n_best)

@@ -1,0 +1,71 @@
+"""What a model reads for a text: normalised as its training data, cut into sentences, each
+tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its positions."""
+
+from __future__ import annotations
+
+from ..lang import Languages, Normalizer, add_tag, split_sentences
+from ..sections import Checkpoint
+from .long_input import TooLong, fitting, too_long
+from .options import SearchOptions
+from .pending import Pending
+from .translation import unicode_problem
+
+
+class SourceText:
+    """A model directory's text settings: languages, normalisation, vocabularies, special ids."""
+
+    def __init__(self, checkpoint: Checkpoint) -> None:
+        self.checkpoint = checkpoint
+        data = checkpoint.data
+        self.languages = Languages(data.src_lang, data.tgt_lang, data.bidirectional)
+        self.src_vocab, self.tgt_vocab = checkpoint.vocabularies()
+        self.model = checkpoint.model  # special ids, max_len
+        self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
+
+    def ids(self, text: str, to: str) -> list[int]:
+        """The ids the model reads for ``text`` (one sentence) into ``to``: tag, pieces, EOS."""
+        if problem := unicode_problem(text):
+            raise ValueError(problem)
+        if self.checkpoint.data.lang_tags:
+            text = add_tag(text, to)
+        return [*self.src_vocab.encode(text), self.model.eos_id]
+
+    def sentences(self, text: str, to: str, split: bool = True) -> list[str]:
+        """``text`` normalised as the source side of the training data, cut into sentences."""
+        data = self.checkpoint.data
+        source_lang = self.languages.source_of(to)
+        text = Normalizer(source_lang, nfkc=data.nfkc, t2s=data.t2s)(text)
+        if not split:
+            return [text] if text else []
+        return split_sentences(text, source_lang)
+
+    def prepare(self, text: str, to: str | None, options: SearchOptions) -> Pending:
+        """``text`` on its way: its target (a ``to`` this model does not translate into raises),
+        its pieces, or why it will not be translated."""
+        lang = self.languages.target_of(text, to)
+        error, pieces = unicode_problem(text), []
+        if error is None:
+            try:
+                pieces = self.pieces(text, lang, options)
+            except TooLong as long:
+                error = str(long)
+        return Pending(text, lang, pieces, [None] * len(pieces), error)
+
+    def pieces(self, text: str, to: str, options: SearchOptions) -> list[list[int]]:
+        """The ids of each sentence of ``text``, in pieces that fit the model (``TooLong`` for a
+        sentence that does not, with ``long_input: error``); none when it is not Unicode."""
+        if unicode_problem(text):
+            return []
+        sentences = self.sentences(text, to, options.split_sentences)
+        return [piece for s in sentences for piece in self.fitting(s, to, options)]
+
+    def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:
+        """The ids of ``sentence``, cut (``long_input: split``) into near-equal pieces that each
+        fit the model with the tag and EOS when they do not fit whole."""
+        ids, max_len = self.ids(sentence, to), self.model.max_len
+        if len(ids) <= max_len:
+            return [ids]
+        if options.long_input == "error":
+            raise too_long(len(ids), max_len)
+        tag, eos = self.tags[to], self.model.eos_id
+        return [[*tag, *p, eos] for p in fitting(ids[len(tag) : -1], max_len - len(tag) - 1)]
