@@ -92,7 +92,7 @@ def test_ctranslate2_reranks_as_fanyi(exported, sentences):
     theirs = ctranslate2.engine.log_likelihoods(sources, targets)
     assert theirs == pytest.approx(fanyi.engine.log_likelihoods(sources, targets), abs=1e-3)
     assert theirs == pytest.approx([c.log_prob for c in best], abs=1e-3)
-    assert ctranslate2.translate(texts, to="en") == fanyi.translate(texts, to="en")
+    assert ctranslate2(texts, to="en") == fanyi(texts, to="en")
 
 
 def test_ctranslate2_int8_stays_close(exported, sentences):

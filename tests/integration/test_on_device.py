@@ -44,14 +44,14 @@ def model_dir(tmp_path_factory):
 )
 def test_translating_on_the_device(model_dir, device, options):
     translator = Translator.load(model_dir, device=device, **options)
-    assert translator.device.type == torch.device(device).type
+    assert translator.engine.device.type == torch.device(device).type
     results = translator.translate(TEXTS, n_best=options.get("n_best", 1))
     assert [bool(r.text) or r.error is None for r in results] == [True] * len(TEXTS)
     assert all(r.error is None for r in results)
 
 
 def test_an_ensemble_on_the_device(model_dir, device):
-    translator = Translator.load(model_dir, device=device, beam=2)
+    translator = Translator.load(model_dir, device=device, beam=2, dtype="fp32")  # wrapped again
     ensemble = Ensemble([translator.engine.model, translator.engine.model]).eval()
     engine = NativeEngine(ensemble, translator.checkpoint, translator.engine.options)
     both = Translator(engine, translator.options)

@@ -204,3 +204,40 @@ def test_health_and_openapi(translator):
     )
     page = asyncio.run(get("/"))
     assert page.status_code == 200 and "<canvas" in page.text
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"repetition_penalty": 1.5, "no_repeat_ngram_size": 2},
+        {"length_penalty": 2.0, "max_len_a": 0.5, "max_len_b": 3, "min_len": 1},
+        {"sampling": True, "top_k": 3, "top_p": 0.9, "temperature": 0.7, "seed": 5, "n_best": 2},
+    ],
+)
+def test_search_options_per_request_are_those_of_the_python_api(translator, options):
+    app = create_app(translator, LIMITS)
+    response = post(app, {"text": ["我很好。", "Thank you."], "beam": 2, **options})
+    assert response.status_code == 200, response.text
+    expected = translator.translate(["我很好。", "Thank you."], beam=2, **options)
+    got = response.json()["translations"]
+    assert [[c["text"] for c in r["candidates"]] for r in got] == [
+        [c.text for c in r.candidates] for r in expected
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"repetition_penalty": 0}, "repetition_penalty must be finite and > 0"),
+        ({"no_repeat_ngram_size": -1}, "no_repeat_ngram_size must be between 0 and"),
+        ({"max_len_a": -1}, "max_len_a must be between 0 and"),
+        ({"top_p": 1.5, "sampling": True}, "0 < top_p ≤ 1"),
+        ({"temperature": 0, "sampling": True}, "temperature > 0"),
+        ({"rerank_backward": -1}, "rerank_backward a finite one ≥ 0"),
+        ({"sampling": True, "n_best": 9}, "n_best 9 is over the limit 5"),
+        ({"min_len": "3"}, "valid integer"),
+    ],
+)
+def test_bad_search_options_are_422_with_the_flag_s_bounds(translator, options, message):
+    response = post(create_app(translator, LIMITS), {"text": ["我很好。"], **options})
+    assert response.status_code == 422 and message in response.text, response.text

@@ -80,7 +80,7 @@ def test_the_models_defaults_sit_under_the_flags_of_translate(model, tmp_path, c
     (tmp_path / "decode.yaml").write_text("max_len_a: 1.0\n", encoding="utf-8")
     argv = ["translate", "-m", str(model), "--config", str(tmp_path / "decode.yaml")]
     args = build_parser("translate").parse_args([*argv, "--max-len-b", "5"])
-    config = load_translator(args).config
+    config = load_translator(args).options
     assert (config.beam, config.max_len_a, config.max_len_b) == (1, 1.0, 5)
 
 

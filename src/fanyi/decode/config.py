@@ -12,7 +12,7 @@ from .. import config as config_io
 from ..ensemble_dir import ensemble_members, read_ensemble
 from ..filenames import CONFIG_FILE
 from ..model_dir import read_checkpoint
-from ..sections import Checkpoint
+from ..sections import Checkpoint, read_config
 from .options import (
     DTYPES,
     MAX_BEAM,
@@ -97,12 +97,14 @@ def model_decode_config(checkpoint: Checkpoint) -> DecodeConfig:
 
 
 def decode_defaults(path: Path) -> DecodeConfig:
-    """The decoding defaults of model (or ensemble, or run) directory ``path``; DecodeConfig's
-    own where it has no fanyi configs (a directory of CTranslate2's own converters)."""
+    """The decoding defaults of model (or ensemble, run, export) directory ``path``;
+    DecodeConfig's own where it has no fanyi configs (CTranslate2's own converters')."""
     if ensemble_members(path) is not None:
         return model_decode_config(read_ensemble(path)[1])
     try:
         checkpoint = read_checkpoint(path)
-    except FileNotFoundError:
-        return DecodeConfig()  # the engine says what is missing as it loads
+    except (FileNotFoundError, ValueError):  # the engine says what is wrong as it loads
+        if not (path / CONFIG_FILE).is_file():
+            return DecodeConfig()
+        checkpoint = read_config(path)  # an export: fanyi's configs beside another's weights
     return model_decode_config(checkpoint)

@@ -1,0 +1,97 @@
+"""Every engine of the registry keeps one contract: on the same model, the same tokens as fanyi's
+own engine for greedy and beam search, and the same log-likelihoods within a tolerance; what an
+engine cannot do, it refuses by name. CTranslate2 is skipped only where its package is missing;
+the compiled engine compiles its steps (15-25 s), so the whole file is slow."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from fanyi.cli import main
+from fanyi.decode.engine import ENGINES, load_engine
+from fanyi.decode.options import LoadOptions, SearchOptions
+from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.ensemble_dir import first_member
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+]
+HAS_CT2 = importlib.util.find_spec("ctranslate2") is not None
+TEXTS = ["我们明天一起去北京。", "他不在家。", "Where is the station?", "I like tea very much."]
+SEARCHES = {"greedy": SearchOptions(beam=1), "beam": SearchOptions(beam=4, n_best=2)}
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    """{engine name: the directory it loads}: one bundled member, and its CTranslate2 export."""
+    member = first_member(BUNDLED)
+    dirs = {name: member for name in ENGINES}
+    if HAS_CT2:
+        out = tmp_path_factory.mktemp("contract") / "ct2"
+        assert main(["export", str(member), "--format", "ctranslate2", "-o", str(out)]) == 0
+        dirs["ctranslate2"] = out
+    return dirs
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return Translator.load(first_member(BUNDLED), dtype="fp32", rerank_backward=0)
+
+
+def engine_param(name: str):
+    skip = name == "ctranslate2" and not HAS_CT2
+    return pytest.param(name, marks=pytest.mark.skipif(skip, reason="no ctranslate2 package"))
+
+
+@pytest.fixture(scope="module", params=[engine_param(name) for name in ENGINES])
+def engine(request, model_dir):
+    load = LoadOptions(dtype="fp32")
+    return load_engine(request.param, model_dir[request.param], load, SearchOptions())
+
+
+def sources(reference: Translator) -> list[list[int]]:
+    text = reference.text
+    return [text.ids(t, text.languages.target_of(t, None)) for t in TEXTS]
+
+
+@pytest.mark.parametrize("search", SEARCHES, ids=list(SEARCHES))
+def test_the_same_tokens_as_fanyi_s_own_engine(engine, reference, search):
+    options, ids = SEARCHES[search], sources(reference)
+    theirs = engine.decode(ids, options, lambda: None)
+    ours = reference.engine.decode(ids, options, lambda: None)
+    assert [[h.tokens for h in hyps] for hyps in theirs] == [
+        [h.tokens for h in hyps] for hyps in ours
+    ]
+    for a, b in zip(theirs, ours, strict=True):
+        assert [h.log_prob for h in a] == pytest.approx([h.log_prob for h in b], abs=1e-3)
+
+
+def test_the_same_log_likelihoods_within_a_tolerance(engine, reference):
+    ids = sources(reference)
+    best = reference.engine.decode(ids, SearchOptions(beam=1), lambda: None)
+    targets = [hyps[0].tokens for hyps in best]
+    theirs = engine.log_likelihoods(ids, targets, lambda: None)
+    ours = reference.engine.log_likelihoods(ids, targets, lambda: None)
+    assert theirs == pytest.approx(ours, abs=1e-3)
+    assert ours == pytest.approx([hyps[0].log_prob for hyps in best], abs=1e-3)
+
+
+def test_a_translator_over_any_engine_translates_as_over_fanyi_s(engine, reference):
+    assert Translator(engine, reference.options)(TEXTS, beam=1) == reference(TEXTS, beam=1)
+
+
+@pytest.mark.skipif(not HAS_CT2, reason="no ctranslate2 package")
+def test_ctranslate2_refuses_what_it_cannot_do_by_name(model_dir):
+    with pytest.raises(ValueError, match="compile"):
+        Translator.load(model_dir["ctranslate2"], engine="ctranslate2", compile=True)
+    loaded = Translator.load(model_dir["ctranslate2"], engine="ctranslate2")
+    with pytest.raises(ValueError, match="attention maps need the fanyi engine"):
+        loaded.cross_attention("他不在家。")
+
+
+def test_an_unknown_engine_is_named_with_those_there_are():
+    with pytest.raises(ValueError, match="no engine 'marian': choose one of fanyi, compiled"):
+        Translator.load(engine="marian")
