@@ -94,7 +94,7 @@ def main() -> None:
         raise SystemExit(f"{args.src} has {len(sources)} lines, {args.ref} {len(refs)}")
     set_threads(args.threads)
     translator = Translator.load(args.model)
-    target = translator.languages.target_of(sources[0], args.to)
+    target = translator.text.languages.target_of(sources[0], args.to)
     grid = [(b, a) for b in args.beams for a in (args.alphas if b > 1 else [0.0])]
     settings, outputs = [], []
     for beam, alpha in grid:
