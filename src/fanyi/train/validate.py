@@ -10,7 +10,7 @@ import torch
 
 from ..data import ParallelDataset, TokenBatchSampler, Vocab, collate, load_split
 from ..data.manifest import split_file
-from ..decode import DecodeConfig, decode
+from ..decode import SearchOptions, decode
 from ..scores import score
 from .config import TrainConfig
 from .context import TrainContext
@@ -31,9 +31,9 @@ class DevSet:
         return cls(load_split(data_dir, "dev", vocabs), references.splitlines(), vocabs[1], lang)
 
 
-def greedy() -> DecodeConfig:
-    """Validation's search: greedy, within the decoder's own length limits (DecodeConfig's)."""
-    return DecodeConfig(beam=1, length_penalty=0.0)
+def greedy() -> SearchOptions:
+    """Validation's search: greedy, within the decoder's own length limits (SearchOptions')."""
+    return SearchOptions(beam=1, length_penalty=0.0)
 
 
 @torch.no_grad()
