@@ -91,7 +91,8 @@ def main() -> None:
         for to, items in sorted(by_target.items()):
             items = items[: args.limit]
             start = time.perf_counter()
-            hypotheses = translator([s for s, _ in items], to=to, beam=args.beam)
+            search = {} if args.beam is None else {"beam": args.beam}  # else the model's
+            hypotheses = translator([s for s, _ in items], to=to, **search)
             scores = scored(hypotheses, [r for _, r in items], to)  # type: ignore[arg-type]
             scores |= {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
             results.setdefault(name, {})[f"→{to}"] = scores

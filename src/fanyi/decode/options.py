@@ -128,8 +128,9 @@ class LoadOptions:
 
 
 def within(name: str, value: int, low: int, high: int) -> None:
-    """Raise, naming ``name`` and its bounds, unless ``low ≤ value ≤ high``."""
-    if not low <= value <= high:
+    """Raise, naming ``name`` and its bounds, unless ``value`` is an integer with
+    ``low ≤ value ≤ high``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError(f"{name} must be between {low} and {high}, not {value}")
 
 
