@@ -95,3 +95,20 @@ def test_ctranslate2_refuses_what_it_cannot_do_by_name(model_dir):
 def test_an_unknown_engine_is_named_with_those_there_are():
     with pytest.raises(ValueError, match="no engine 'marian': choose one of fanyi, compiled"):
         Translator.load(engine="marian")
+
+
+def test_the_same_tokens_and_scores_through_a_target_prefix(engine, reference):
+    """CTranslate2's ``target_prefix``, as fanyi's: followed, and counted in the log-probability."""
+    text, ids = reference.text, sources(reference)
+    words = ["We will", "", "车站", "I"]
+    targets = [text.languages.target_of(t, None) for t in TEXTS]
+    prefixes = [text.target_prefix(w, to) for w, to in zip(words, targets, strict=True)]
+    for options in SEARCHES.values():
+        theirs = engine.decode(ids, options, lambda: None, prefixes)
+        ours = reference.engine.decode(ids, options, lambda: None, prefixes)
+        assert [[h.tokens for h in hyps] for hyps in theirs] == [
+            [h.tokens for h in hyps] for hyps in ours
+        ]
+        for a, b, prefix in zip(theirs, ours, prefixes, strict=True):
+            assert all(h.tokens[: len(prefix)] == prefix for h in a)
+            assert [h.log_prob for h in a] == pytest.approx([h.log_prob for h in b], abs=1e-3)

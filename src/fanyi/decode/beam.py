@@ -43,6 +43,7 @@ class _Beams:
     prefix: Tensor  # n·k x t: tokens fed so far, BOS first
     limits: Tensor  # n: most tokens before EOS
     attention: Tensor | None  # n·k x t x s, when asked for
+    forced: Tensor | None = None  # n·k x p: each row's target prefix (``prefix.py``)
 
 
 @dataclass
@@ -55,17 +56,22 @@ class _Candidates:
 
 
 def start_beams(
-    model: Model[StateT], src: Tensor, config: SearchOptions, bos_id: int
+    model: Model[StateT],
+    src: Tensor,
+    config: SearchOptions,
+    bos_id: int,
+    forced: Tensor | None = None,
 ) -> tuple[_Beams, StateT]:
-    """k target rows per source (its beams); only the first beam is live at step 0."""
+    """k target rows per source (its beams), all through its target prefix (``forced``: n x p);
+    only the first beam is live at step 0."""
     n, k = src.size(0), config.beam
     state = model.start_decoding(src, beams=k)
     scores = torch.full((n, k), float("-inf"), device=src.device)
     scores[:, 0] = 0.0
     prefix = src.new_full((n * k, 1), bos_id)
-    return _Beams(
-        torch.arange(n, device=src.device), scores, prefix, target_limits(model, src, config), None
-    ), state
+    limits = target_limits(model, src, config, forced)
+    rows = None if forced is None else forced.repeat_interleave(k, dim=0)
+    return _Beams(torch.arange(n, device=src.device), scores, prefix, limits, None, rows), state
 
 
 def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
@@ -137,6 +143,8 @@ def drop_done(beams: _Beams, state: State, rows: Tensor, done: Tensor) -> None:
         beams.limits[keep],
     )
     beams.prefix = beams.prefix[keep_rows]
+    if beams.forced is not None:
+        beams.forced = beams.forced[keep_rows]
     if beams.attention is not None:
         beams.attention = beams.attention[keep_rows]
 
@@ -176,18 +184,19 @@ def beam_search(
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
+    forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
-    """Beam search of width ``config.beam`` for each source (b x s); per source its n-best."""
-    beams, state = start_beams(model, src, config, bos_id)
+    """Beam search of width ``config.beam`` for each source (b x s), every beam through the
+    source's target prefix (``forced``: b x p); per source its n-best."""
+    beams, state = start_beams(model, src, config, bos_id, forced)
     lengths = source_lengths(model, src).tolist()
     finished: list[list[Hypothesis]] = [[] for _ in range(src.size(0))]
     for step in itertools.count():
         between_steps()
         log_probs, attention = step_log_probs(model, beams.prefix[:, -1:], state, config.attention)
         penalise_repeats(log_probs, beams.prefix, config)
-        constrain(
-            log_probs, step, beams.limits.repeat_interleave(config.beam), config.min_len, eos_id
-        )
+        limits = beams.limits.repeat_interleave(config.beam)
+        constrain(log_probs, step, limits, config.min_len, eos_id, beams.forced)
         cand = expand(beams, log_probs)
         set_aside(beams, cand, attention, finished, config, lengths, eos_id)
         rows = advance(beams, cand, attention, eos_id)

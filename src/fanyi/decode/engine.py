@@ -31,9 +31,14 @@ class Engine(Protocol):
     options: LoadOptions  # as loaded (dtype auto already chosen)
 
     def decode(
-        self, sources: list[list[int]], options: SearchOptions, between_steps: StepHook
+        self,
+        sources: list[list[int]],
+        options: SearchOptions,
+        between_steps: StepHook,
+        prefixes: list[list[int]] | None = None,
     ) -> list[list[Hypothesis]]:
-        """Per source (ids ending in EOS), its n-best hypotheses, best first."""
+        """Per source (ids ending in EOS), its n-best hypotheses, best first, each starting with
+        the source's target prefix (``prefixes``: target ids without EOS; none or [] for none)."""
         ...
 
     def log_likelihoods(

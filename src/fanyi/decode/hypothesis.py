@@ -12,6 +12,7 @@ from torch import Tensor
 from ..model import Model
 from ..model.decoding import StateT
 from .options import SearchOptions
+from .prefix import force_prefix, prefix_lengths
 
 
 @dataclass
@@ -55,9 +56,14 @@ def source_lengths(model: Model, src: Tensor) -> Tensor:
     return (src != model.config.pad_id).sum(dim=1)
 
 
-def target_limits(model: Model, src: Tensor, config: SearchOptions) -> Tensor:
-    """Most tokens (before EOS) each source may produce: a·|src| + b, within the model's positions."""
+def target_limits(
+    model: Model, src: Tensor, config: SearchOptions, forced: Tensor | None = None
+) -> Tensor:
+    """Most tokens (before EOS) each source may produce: a·|src| + b, within the model's
+    positions, and at least its target prefix (``forced``, see ``prefix.py``)."""
     limits = (source_lengths(model, src) * config.max_len_a + config.max_len_b).long()
+    if forced is not None:
+        limits = torch.maximum(limits, prefix_lengths(forced))
     return limits.clamp(min=1, max=model.config.max_len - 1)
 
 
@@ -79,10 +85,18 @@ def step_log_probs(
     return log_probs, attention
 
 
-def constrain(log_probs: Tensor, step: int, limits: Tensor, min_len: int, eos_id: int) -> Tensor:
+def constrain(
+    log_probs: Tensor,
+    step: int,
+    limits: Tensor,
+    min_len: int,
+    eos_id: int,
+    forced: Tensor | None = None,
+) -> Tensor:
     """Forbid EOS before ``min_len`` tokens; once a row has ``limits`` tokens allow only EOS
-    (keeping its own log-probability: the limit comes before ``min_len``). ``log_probs``: b x V,
-    changed in place."""
+    (keeping its own log-probability: the limit comes before ``min_len``); within a row's target
+    prefix (``forced``) allow only the prefix's token. ``log_probs``: b x V, changed in place."""
+    force_prefix(log_probs, step, forced)
     at_limit = limits <= step  # b
     if step < min_len:
         log_probs[:, eos_id].masked_fill_(~at_limit, float("-inf"))

@@ -22,6 +22,7 @@ from .config import decode_config
 from .dtype import choose_dtype, prepare_model, weights_key
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .options import LoadOptions, SearchOptions
+from .prefix import forced_tokens
 from .rerank import log_likelihoods
 from .search import decode
 
@@ -51,15 +52,18 @@ class NativeEngine:
         sources: list[list[int]],
         options: SearchOptions,
         between_steps: StepHook = no_pause,
+        prefixes: list[list[int]] | None = None,
     ) -> list[list[Hypothesis]]:
-        """Each source's hypotheses, best first, in batches of at most ``batch_tokens`` padded
-        source tokens, shortest first."""
+        """Each source's hypotheses, best first, through its target prefix, in batches of at most
+        ``batch_tokens`` padded source tokens, shortest first."""
         order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
         results: list[list[Hypothesis]] = [[] for _ in sources]
         c, workers = self.checkpoint.model, self.options.workers
         for batch in token_batches(order, [len(s) for s in sources], self.options.batch_tokens):
             src = pad_rows([sources[i] for i in batch], c.pad_id).to(self.device)
-            found = decode(self.model, src, options, c.bos_id, c.eos_id, between_steps, workers)
+            forced = forced_tokens(prefixes and [prefixes[i] for i in batch], self.device)
+            ids = c.bos_id, c.eos_id
+            found = decode(self.model, src, options, *ids, between_steps, workers, forced)
             for i, hypotheses in zip(batch, found, strict=True):
                 results[i] = hypotheses
         return results

@@ -21,7 +21,10 @@ from ..model import Model
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .options import SearchOptions
 
-Search = Callable[[Model, Tensor, SearchOptions, int, int], list[list[Hypothesis]]]
+Search = Callable[
+    [Model, Tensor, SearchOptions, int, int, StepHook, Tensor | None], list[list[Hypothesis]]
+]
+Task = tuple[Search, Tensor, SearchOptions, int, int, Tensor | None]
 POLL_SECONDS = 0.02  # how often the parent runs the step hook while the workers decode
 
 # (id(model), processes) → (model, its pool); holding the model keeps its id from being reused
@@ -34,18 +37,22 @@ def in_parallel(
     model: Model,
     src: Tensor,
     config: SearchOptions,
-    bos_id: int,
-    eos_id: int,
+    ids: tuple[int, int],
     workers: int,
     between_steps: StepHook = no_pause,
+    forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
-    """Run ``search`` on ``workers`` near-equal parts of ``src`` at once; results in order.
+    """Run ``search`` on ``workers`` near-equal parts of ``src`` (``ids``: BOS and EOS;
+    ``forced``: the target prefixes, split alike) at once; results in order.
 
     ``between_steps`` runs while waiting for the workers; if it raises (a cancelled request), the
     pool is terminated, so that its processes stop working on the abandoned batch.
     """
     parts = [part for part in src.tensor_split(workers) if part.size(0)]
-    tasks = [(search, part, config, bos_id, eos_id) for part in parts]
+    prefixes = [None] * len(parts) if forced is None else forced.tensor_split(workers)
+    tasks: list[Task] = [
+        (search, part, config, *ids, prefix) for part, prefix in zip(parts, prefixes, strict=False)
+    ]
     pending = worker_pool(model, workers).map_async(_run, tasks)
     try:
         while not pending.ready():
@@ -73,10 +80,10 @@ def _start_worker(model: Model) -> None:
     _worker_model = model
 
 
-def _run(task: tuple[Search, Tensor, SearchOptions, int, int]) -> list[list[Hypothesis]]:
-    search, part, config, bos_id, eos_id = task
+def _run(task: Task) -> list[list[Hypothesis]]:
+    search, part, config, bos_id, eos_id, forced = task
     assert _worker_model is not None
-    return search(_worker_model, part, config, bos_id, eos_id)
+    return search(_worker_model, part, config, bos_id, eos_id, no_pause, forced)
 
 
 @atexit.register

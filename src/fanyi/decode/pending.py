@@ -5,7 +5,7 @@ decoded again in halves, so that only a piece that fails by itself is lost."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .hypothesis import Cancelled, Hypothesis
@@ -24,6 +24,7 @@ class Pending:
     pieces: list[list[int]]
     found: list[list[Hypothesis] | None]
     error: str | None = None
+    prefix: list[int] = field(default_factory=list)  # target ids its translation starts with
 
     @property
     def ready(self) -> bool:

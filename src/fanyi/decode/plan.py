@@ -20,16 +20,18 @@ def search_by_target(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
+    prefixes: list[list[int]] | None = None,
 ) -> list[list[Hypothesis]]:
-    """Decode all together, or each target language apart where its α or λ differ."""
+    """Decode all together, or each target language apart where its α or λ differ (each source
+    through its target prefix, ``prefixes``)."""
     if not (options.length_penalty_by_target or options.rerank_backward_by_target):
-        return search(engine, text, sources, targets, options, between_steps)
+        return search(engine, text, sources, targets, options, between_steps, prefixes)
     results: list[list[Hypothesis]] = [[] for _ in sources]
     for lang in sorted(set(targets)):
         rows = [i for i, t in enumerate(targets) if t == lang]
-        part = [sources[i] for i in rows]
-        chosen = for_target(options, lang)
-        found = search(engine, text, part, [lang] * len(rows), chosen, between_steps)
+        part, chosen = [sources[i] for i in rows], for_target(options, lang)
+        forced = prefixes and [prefixes[i] for i in rows]
+        found = search(engine, text, part, [lang] * len(rows), chosen, between_steps, forced)
         for i, hypotheses in zip(rows, found, strict=True):
             results[i] = hypotheses
     return results
@@ -42,12 +44,13 @@ def search(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
+    prefixes: list[list[int]] | None = None,
 ) -> list[list[Hypothesis]]:
     """The search ``options`` ask for; with ``rerank_backward`` (beam search), every hypothesis
     of the beam, reranked by log P(source | hypothesis), the model translating each back."""
     reranked = options.rerank_backward > 0 and not options.sampling and options.beam > 1
     wide = dataclasses.replace(options, n_best=options.beam) if reranked else options
-    found = engine.decode(sources, wide, between_steps)
+    found = engine.decode(sources, wide, between_steps, prefixes)
     if not reranked:
         return found
     tags = text.tags

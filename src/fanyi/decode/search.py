@@ -31,6 +31,7 @@ from .hypothesis import (
 from .long_input import check_lengths, join_pieces, split_long_sources
 from .options import SearchOptions
 from .parallel import in_parallel
+from .prefix import check_prefixes, first_pieces
 from .repetition import penalise_repeats
 from .top_k import top_k
 
@@ -46,6 +47,22 @@ class _Paths:
     log_prob: Tensor  # b: log P(prefix)
     limits: Tensor  # b: most tokens before EOS
     attention: Tensor | None  # b x t x s, when asked for
+    forced: Tensor | None  # b x p: the target prefix of each row (``prefix.py``)
+
+    @classmethod
+    def start(
+        cls, model: Model, src: Tensor, config: SearchOptions, bos_id: int, forced: Tensor | None
+    ) -> _Paths:
+        """One row per source (b x s), BOS fed, through its target prefix ``forced``."""
+        b = src.size(0)
+        return cls(
+            torch.arange(b, device=src.device),
+            src.new_full((b, 1), bos_id),
+            torch.zeros(b, device=src.device),
+            target_limits(model, src, config, forced),
+            None,
+            forced,
+        )
 
     def extend(self, tokens: Tensor, log_probs: Tensor, attention: Tensor | None) -> None:
         """Append the chosen ``tokens`` (b) and their log-probabilities."""
@@ -63,6 +80,8 @@ class _Paths:
         self.log_prob, self.limits = self.log_prob[index], self.limits[index]
         if self.attention is not None:
             self.attention = self.attention[index]
+        if self.forced is not None:
+            self.forced = self.forced[index]
 
 
 @torch.inference_mode()
@@ -74,23 +93,20 @@ def single_path_search(
     bos_id: int,
     eos_id: int,
     between_steps: StepHook = no_pause,
+    forced: Tensor | None = None,
 ) -> list[Hypothesis]:
-    """Extend one hypothesis per source (b x s) with ``pick`` until EOS; one result per source."""
+    """Extend one hypothesis per source (b x s) with ``pick`` until EOS, through its target
+    prefix (``forced``: b x p, see ``prefix.py``); one result per source."""
     b, lengths = src.size(0), source_lengths(model, src).tolist()
     state = model.start_decoding(src)
-    live = _Paths(
-        torch.arange(b, device=src.device),
-        src.new_full((b, 1), bos_id),
-        torch.zeros(b, device=src.device),
-        target_limits(model, src, config),
-        None,
-    )
+    live = _Paths.start(model, src, config, bos_id, forced)
     results: list[Hypothesis | None] = [None] * b
     for step in itertools.count():
         between_steps()
         log_probs, attention = step_log_probs(model, live.prefix[:, -1:], state, config.attention)
         penalise_repeats(log_probs, live.prefix, config)
-        tokens = pick(constrain(log_probs, step, live.limits, config.min_len, eos_id))  # b
+        constrain(log_probs, step, live.limits, config.min_len, eos_id, live.forced)
+        tokens = pick(log_probs)  # b
         live.extend(tokens, log_probs, attention)
         ended = tokens == eos_id
         if bool(ended.any()):
@@ -144,9 +160,13 @@ def greedy_decode(
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
+    forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
-    """The most probable token at each step; one hypothesis per source."""
-    paths = single_path_search(model, src, config, greedy_pick, bos_id, eos_id, between_steps)
+    """The most probable token at each step (after the target prefix ``forced``); one
+    hypothesis per source."""
+    paths = single_path_search(
+        model, src, config, greedy_pick, bos_id, eos_id, between_steps, forced
+    )
     return [[h] for h in paths]
 
 
@@ -157,15 +177,19 @@ def sample(
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
+    forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
-    """``config.n_best`` samples per source, reproducible with ``config.seed``."""
+    """``config.n_best`` samples per source (each through its target prefix ``forced``),
+    reproducible with ``config.seed``."""
     generator = None  # a seed draws on a generator of the device that samples (CUDA wants one)
     if config.seed is not None:
         generator = torch.Generator(device=src.device).manual_seed(config.seed)
     n = config.n_best
     pick = sampler(config, generator)
     sources = src.repeat_interleave(n, dim=0)
-    flat = single_path_search(model, sources, config, pick, bos_id, eos_id, between_steps)
+    if forced is not None:
+        forced = forced.repeat_interleave(n, dim=0)
+    flat = single_path_search(model, sources, config, pick, bos_id, eos_id, between_steps, forced)
     return [flat[i : i + n] for i in range(0, len(flat), n)]
 
 
@@ -184,25 +208,31 @@ def decode(
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
     workers: int = 1,
+    forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
     """Translate a batch of right-padded source ids (b x s): per source, its n-best, best first.
 
     The model should already be in its decoding dtype (``dtype.prepare_model``).
     ``between_steps`` runs before every decoding step (see ``StepHook``); ``workers`` > 1 splits
-    the batch across as many processes (``parallel.py``).
+    the batch across as many processes (``parallel.py``); ``forced`` (b x p): each source's
+    target prefix (``prefix.py``).
     """
-    lengths, max_len = source_lengths(model, src), model.config.max_len
+    lengths, max_len, pad_id = source_lengths(model, src), model.config.max_len, model.config.pad_id
+    check_prefixes(forced, (eos_id, pad_id), max_len)
     if src.size(1) > max_len:
         if config.long_input == "split":
-            pieces, owner = split_long_sources(src, lengths, max_len, model.config.pad_id)
-            results = decode(model, pieces, config, bos_id, eos_id, between_steps, workers)
+            pieces, owner = split_long_sources(src, lengths, max_len, pad_id)
+            part = first_pieces(forced, owner)
+            results = decode(model, pieces, config, bos_id, eos_id, between_steps, workers, part)
             return join_pieces(results, owner, config)
         check_lengths(lengths, max_len)
         src = src[:, :max_len]  # only padding beyond max_len
     search = search_function(config)
     if workers > 1 and src.size(0) > 1:
-        return in_parallel(search, model, src, config, bos_id, eos_id, workers, between_steps)
-    return search(model, src, config, bos_id, eos_id, between_steps)
+        return in_parallel(
+            search, model, src, config, (bos_id, eos_id), workers, between_steps, forced
+        )
+    return search(model, src, config, bos_id, eos_id, between_steps, forced)
 
 
 @torch.no_grad()

@@ -39,17 +39,39 @@ class SourceText:
             return [text] if text else []
         return split_sentences(text, source_lang)
 
-    def prepare(self, text: str, to: str | None, options: SearchOptions) -> Pending:
+    def prepare(
+        self, text: str, to: str | None, options: SearchOptions, prefix: str | None = None
+    ) -> Pending:
         """``text`` on its way: its target (a ``to`` this model does not translate into raises),
-        its pieces, or why it will not be translated."""
+        its pieces and target prefix, or why it will not be translated."""
         lang = self.languages.target_of(text, to)
-        error, pieces = unicode_problem(text), []
-        if error is None:
-            try:
-                pieces = self.pieces(text, lang, options)
-            except TooLong as long:
-                error = str(long)
-        return Pending(text, lang, pieces, [None] * len(pieces), error)
+        error, pieces, forced = unicode_problem(text), [], []
+        try:
+            pieces = [] if error else self.pieces(text, lang, options)
+        except TooLong as long:
+            error = str(long)
+        try:
+            forced = self.target_prefix(prefix, lang)
+        except ValueError as bad:  # a prefix that cannot start a translation
+            error = error or f"target prefix: {bad}"
+        return Pending(text, lang, pieces, [None] * len(pieces), error, forced)
+
+    def target_prefix(self, prefix: str | None, to: str) -> list[int]:
+        """The target ids a translation into ``to`` must start with: ``prefix`` normalised as
+        the target side of the training data, without EOS (none for None or "")."""
+        if not prefix:
+            return []
+        if problem := unicode_problem(prefix):
+            raise ValueError(problem)
+        data, model = self.checkpoint.data, self.model
+        ids = self.tgt_vocab.encode(Normalizer(to, nfkc=data.nfkc, t2s=data.t2s)(prefix))
+        special = {*self.tgt_vocab.tags.values(), model.bos_id, model.eos_id, model.pad_id}
+        if special & set(ids):
+            raise ValueError("it may not hold a language tag or special token")
+        if len(ids) > model.max_len - 1:
+            most = model.max_len - 1
+            raise ValueError(f"it has {len(ids)} tokens; the model writes at most {most}")
+        return ids
 
     def pieces(self, text: str, to: str, options: SearchOptions) -> list[list[int]]:
         """The ids of each sentence of ``text``, in pieces that fit the model (``TooLong`` for a

@@ -60,12 +60,15 @@ class Translator:
         to: str | None = None,
         options: SearchOptions | None = None,
         between_steps: StepHook = no_pause,
+        target_prefix: str | Sequence[str | None] | None = None,
         **changes: Any,
     ) -> list[Translation]:
         """One :class:`Translation` per text, in order (``to``: default detected per text;
         ``changes``: SearchOptions keys over ``options``, default the translator's); a failed
-        text's is empty, with its ``error``. ``between_steps`` may wait, or raise ``Cancelled``."""
-        return list(self.stream(texts, to, options, between_steps, **changes))
+        text's is empty, with its ``error``. ``between_steps`` may wait, or raise ``Cancelled``.
+        ``target_prefix``: text each translation must start with (one for all, or one per text,
+        None for none); the search continues from it (``prefix.py``)."""
+        return list(self.stream(texts, to, options, between_steps, target_prefix, **changes))
 
     @overload
     def __call__(self, texts: str, to: str | None = None, **changes: Any) -> str: ...
@@ -90,6 +93,7 @@ class Translator:
         to: str | None = None,
         options: SearchOptions | None = None,
         between_steps: StepHook = no_pause,
+        target_prefix: str | Sequence[str | None] | None = None,
         **changes: Any,
     ) -> Iterator[Translation]:
         """:meth:`translate`, each as soon as it and every text before it are translated."""
@@ -97,7 +101,8 @@ class Translator:
             raise TypeError("texts must be a list of strings (call the translator with one)")
         chosen = dataclasses.replace(options or self.options, **changes)
         self.check(chosen)
-        work = [self.text.prepare(text, to, chosen) for text in texts]
+        prefixes = per_text(target_prefix, len(texts))
+        work = [self.text.prepare(t, to, chosen, p) for t, p in zip(texts, prefixes, strict=True)]
         pieces = [(text, i) for text in work for i in range(len(text.pieces))]
         lengths = [len(text.pieces[i]) for text, i in pieces]
         apart = bool(chosen.length_penalty_by_target or chosen.rerank_backward_by_target)
@@ -132,7 +137,10 @@ class Translator:
 
         def run(part: list[Piece]) -> list:
             sources, targets = [text.pieces[i] for text, i in part], [t.to for t, _ in part]
-            return search_by_target(self.engine, self.text, sources, targets, options, hook)
+            prefixes = [text.prefix if i == 0 else [] for text, i in part]  # a text's start
+            return search_by_target(
+                self.engine, self.text, sources, targets, options, hook, prefixes
+            )
 
         for (text, i), found in zip(pieces, isolated(pieces, run), strict=True):
             if isinstance(found, Exception):
@@ -144,6 +152,15 @@ class Translator:
         """Refuse ``options`` this model cannot decode by."""
         if options.reranks and not self.checkpoint.data.bidirectional:
             raise ValueError("rerank_backward needs a model that translates both ways")
+
+
+def per_text(prefix: str | Sequence[str | None] | None, n: int) -> list[str | None]:
+    """``n`` target prefixes: ``prefix`` for every text, or one per text."""
+    if prefix is None or isinstance(prefix, str):
+        return [prefix] * n
+    if len(prefix) != n or not all(p is None or isinstance(p, str) for p in prefix):
+        raise ValueError(f"target_prefix needs a string or None for each of the {n} texts")
+    return list(prefix)
 
 
 __all__ = ["BUNDLED", "Translator", "resolve_model_dir"]

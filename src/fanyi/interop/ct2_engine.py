@@ -88,23 +88,53 @@ class CTranslate2Engine:
         return cls(path, checkpoint, options)
 
     def decode(
-        self, sources: list[list[int]], options: SearchOptions, between_steps: StepHook = no_pause
+        self,
+        sources: list[list[int]],
+        options: SearchOptions,
+        between_steps: StepHook = no_pause,
+        prefixes: list[list[int]] | None = None,
     ) -> list[list[Hypothesis]]:
         """Batches of sources that share one length limit, decoded by CTranslate2 (which searches
-        a whole batch at once: ``between_steps`` runs between batches)."""
-        limits = [self._limit(len(ids), options) for ids in sources]
+        a whole batch at once: ``between_steps`` runs between batches), each through its target
+        prefix (``translate_batch(target_prefix=...)``)."""
+        prefixes = prefixes or [[] for _ in sources]
+        limits = [
+            self._limit(len(ids), options, len(p)) for ids, p in zip(sources, prefixes, strict=True)
+        ]
         order = sorted(range(len(sources)), key=lambda i: (limits[i], len(sources[i])))
         results: list[list[Hypothesis]] = [[] for _ in sources]
         lengths = [len(s) for s in sources]
         for batch in token_batches(order, lengths, self.options.batch_tokens):
             for group in _split_by(batch, limits):
                 between_steps()
-                tokens = [_pieces(self.src_vocab, sources[j]) for j in group]
-                search = self._search(options, limits[group[0]])
-                found = self.translator.translate_batch(tokens, **search)
-                for j, result in zip(group, found, strict=True):
-                    results[j] = self._hypotheses(result, options)
+                part = [sources[j] for j in group], [prefixes[j] for j in group]
+                found = self._translate(*part, options, limits[group[0]])
+                for j, hypotheses in zip(group, found, strict=True):
+                    results[j] = hypotheses
         return results
+
+    def _translate(
+        self,
+        sources: list[list[int]],
+        prefixes: list[list[int]],
+        options: SearchOptions,
+        limit: int,
+    ) -> list[list[Hypothesis]]:
+        """One ``translate_batch`` call. CTranslate2 leaves the target prefix out of its scores
+        (it feeds the prefix, then searches); fanyi's log P counts it, as teacher forcing does,
+        so the prefix's log-probability (``score_batch``) is added back."""
+        tokens = [_pieces(self.src_vocab, ids) for ids in sources]
+        search = self._search(options, limit)
+        forced = [0.0] * len(sources)
+        if any(prefixes):
+            search["target_prefix"] = [_pieces(self.tgt_vocab, p) for p in prefixes]
+            scored = self.translator.score_batch(tokens, search["target_prefix"])
+            forced = [sum(r.log_probs[: len(p)]) for r, p in zip(scored, prefixes, strict=True)]
+        found = self.translator.translate_batch(tokens, **search)
+        return [
+            self._hypotheses(result, options, before)
+            for result, before in zip(found, forced, strict=True)
+        ]
 
     def log_likelihoods(
         self,
@@ -126,9 +156,10 @@ class CTranslate2Engine:
     def cross_attention(self, source: list[int], target: list[int]) -> Tensor:
         raise ValueError("per-layer attention maps need the fanyi engine (--engine fanyi)")
 
-    def _limit(self, length: int, options: SearchOptions) -> int:
-        """fanyi's limit: a·|src| + b tokens before EOS, within the model's positions."""
-        limit = int(length * options.max_len_a + options.max_len_b)
+    def _limit(self, length: int, options: SearchOptions, prefix: int = 0) -> int:
+        """fanyi's limit: a·|src| + b tokens before EOS, at least the target prefix's, within
+        the model's positions."""
+        limit = max(int(length * options.max_len_a + options.max_len_b), prefix)
         return max(1, min(limit, self.checkpoint.model.max_len - 1))
 
     def _search(self, options: SearchOptions, limit: int) -> dict[str, Any]:
@@ -156,13 +187,14 @@ class CTranslate2Engine:
             "no_repeat_ngram_size": options.no_repeat_ngram_size,
         }
 
-    def _hypotheses(self, result: Any, options: SearchOptions) -> list[Hypothesis]:
-        """CTranslate2's finished hypotheses as fanyi's n-best (ids, GNMT score, log P)."""
+    def _hypotheses(self, result: Any, options: SearchOptions, prefix: float) -> list[Hypothesis]:
+        """CTranslate2's finished hypotheses as fanyi's n-best (ids, GNMT score, log P, the
+        target prefix's ``prefix`` included)."""
         eos = self.tgt_vocab.id_to_piece(self.checkpoint.model.eos_id)
         attention = result.attention if options.attention else [None] * len(result.hypotheses)
         hypotheses = []
         for pieces, score, weights in zip(result.hypotheses, result.scores, attention, strict=True):
-            log_prob = score * max(len(pieces), 1) ** RAW_RANKING
+            log_prob = score * max(len(pieces), 1) ** RAW_RANKING + prefix
             words = pieces[:-1] if pieces and pieces[-1] == eos else pieces
             ids = [self.tgt_vocab.piece_to_id(p) for p in words]
             hypotheses.append(finish(ids, log_prob, options.length_penalty, _tensor(weights)))
