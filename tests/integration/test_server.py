@@ -241,3 +241,32 @@ def test_search_options_per_request_are_those_of_the_python_api(translator, opti
 def test_bad_search_options_are_422_with_the_flag_s_bounds(translator, options, message):
     response = post(create_app(translator, LIMITS), {"text": ["我很好。"], **options})
     assert response.status_code == 422 and message in response.text, response.text
+
+
+def test_a_target_prefix_per_request_or_per_text_is_the_python_api_s(translator):
+    app = create_app(translator, LIMITS)
+    texts = ["我很好。", "Thank you.", "他在哪里？"]
+    for prefix in ["I am", ["I am", None, "Where"]]:
+        response = post(app, {"text": texts, "beam": 2, "target_prefix": prefix})
+        assert response.status_code == 200, response.text
+        got = [r["text"] for r in response.json()["translations"]]
+        assert got == translator(texts, beam=2, target_prefix=prefix)
+    assert got[0].startswith("I am") and got[2].startswith("Where")
+
+
+@pytest.mark.parametrize(
+    ("prefix", "status", "message"),
+    [
+        (["I am"], 422, "one entry per text (2)"),
+        (3, 422, "target_prefix"),
+        ([1, None], 422, "target_prefix"),
+        ("\udcff", 422, "target_prefix[0]: not valid Unicode"),
+        ("<2zh> 你好", 422, "text[0]: target prefix: it may not hold a language tag"),
+        ("x" * 201, 413, "a target prefix has 201 characters"),
+    ],
+)
+def test_a_bad_target_prefix_is_a_4xx_that_names_it(translator, prefix, status, message):
+    body = json.dumps({"text": ["我很好。", "Hi."], "target_prefix": prefix})  # \udcff escaped
+    json_type = {"content-type": "application/json"}
+    response = post(create_app(translator, LIMITS), content=body, headers=json_type)
+    assert response.status_code == status and message in response.text, response.text

@@ -122,6 +122,18 @@ def test_text_option(model_dir, expected):
     assert done.stdout.decode("utf-8") == f"{expected[0]}\n"
 
 
+def test_a_target_prefix_for_every_line_or_per_line_after_a_tab(model_dir):
+    texts, prefixes = ["我很好。", "Thank you.", "他在哪里？"], ["I am", None, "Where"]
+    translator = Translator.load(model_dir, dtype="fp32")
+    want = translator(texts, beam=2, target_prefix=prefixes)
+    assert want[0].startswith("I am") and want[2].startswith("Where")
+    lines = "我很好。\tI am\nThank you.\n他在哪里？\tWhere\n"
+    got = run("-m", str(model_dir), "--beam", "2", "--tsv", stdin=lines)
+    assert got.returncode == 0 and got.stdout.decode().splitlines() == want
+    every = run("-m", str(model_dir), "--beam", "2", "--prefix", "I am", stdin="我很好。\n")
+    assert every.stdout.decode() == translator(texts[:1], beam=2, target_prefix="I am")[0] + "\n"
+
+
 def test_a_missing_model_is_a_clear_error(tmp_path):
     done = run("-m", str(tmp_path / "no-such-model"), "--text", "你好")
     assert done.returncode == 2

@@ -13,6 +13,11 @@ UTF-8`` on stderr, or one that fails to decode, with ``line N: not translated: w
 status is then 1 once every other line is translated. Each line is written as soon as it and
 the lines before it are translated.
 
+A target prefix makes every translation start with the given text; the search continues from it
+(CTranslate2's ``target_prefix``, fairseq's ``--prefix-size``): ``--prefix TEXT`` for every
+line, or ``--tsv``, where each line is ``source<TAB>prefix`` (Marian's ``--tsv`` layout, the
+prefix in the target column; a line without a TAB has ``--prefix``, or none).
+
 With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| score`` (i: the
 0-based input line; score: log-probability over the GNMT length penalty, best first), as in
 Moses' n-best lists; a line of several sentences gives one (their best translations joined), an
@@ -105,6 +110,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-i", "--input", metavar="FILE", help="input file (default: stdin)")
     parser.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
     parser.add_argument("--text", help="translate this text and exit")
+    parser.add_argument(
+        "--prefix", metavar="TEXT", help="start every translation with TEXT (a target prefix)"
+    )
+    parser.add_argument(
+        "--tsv",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="input lines are SOURCE<TAB>PREFIX: each translation starts with its PREFIX",
+    )
     parser.set_defaults(func=run)
 
 
@@ -131,7 +145,8 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
         index, bad = 0, 0
         for lines in _input_batches(args):
             texts = [decode_line(line) for line in lines]
-            results = translator.stream([text or "" for text in texts], args.to)
+            sources, prefixes = with_prefixes([text or "" for text in texts], args)
+            results = translator.stream(sources, args.to, target_prefix=prefixes)
             for i, (text, result) in enumerate(zip(texts, results, strict=True)):
                 out.writelines(format_results([result], index + i, translator.options.n_best))
                 out.flush()
@@ -147,6 +162,15 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
         if out is not sys.stdout:
             out.close()
     return 1 if bad else 0
+
+
+def with_prefixes(texts: list[str], args: argparse.Namespace) -> tuple[list[str], list[str | None]]:
+    """The sources of ``texts`` and each one's target prefix: ``--prefix``, or with ``--tsv`` the
+    text after a line's first TAB."""
+    if not args.tsv:
+        return texts, [args.prefix] * len(texts)
+    cells = [text.split("\t", 1) for text in texts]
+    return [c[0] for c in cells], [c[1] if len(c) > 1 else args.prefix for c in cells]
 
 
 def _input_batches(args: argparse.Namespace) -> Iterable[list[bytes]]:

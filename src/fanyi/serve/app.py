@@ -15,6 +15,7 @@ import math
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -188,6 +189,27 @@ def check_limits(
             raise HTTPException(422, f"{name} {value} is over the limit {limits.max_beam}")
     if request.to is not None and request.to not in translator.targets:
         raise HTTPException(422, f"this model translates into {', '.join(translator.targets)}")
+    check_prefixes(request, limits)
+
+
+def target_prefixes(request: schemas.TranslateRequest) -> list[str | None]:
+    """The target prefix of each text: the one given for all, or the list's."""
+    prefix = request.target_prefix
+    return list(prefix) if isinstance(prefix, list) else [prefix] * len(request.text)
+
+
+def check_prefixes(request: schemas.TranslateRequest, limits: Limits) -> None:
+    """422 for a prefix list that does not match the texts or a prefix that is not Unicode, 413
+    for one longer than a text may be."""
+    if isinstance(request.target_prefix, list) and len(request.target_prefix) != len(request.text):
+        raise HTTPException(422, f"target_prefix needs one entry per text ({len(request.text)})")
+    for i, prefix in enumerate(target_prefixes(request)):
+        if prefix is not None and (problem := unicode_problem(prefix)):
+            raise HTTPException(422, f"target_prefix[{i}]: {problem}")
+        if prefix is not None and len(prefix) > limits.max_chars:
+            raise HTTPException(
+                413, f"a target prefix has {len(prefix)} characters; at most {limits.max_chars}"
+            )
 
 
 def request_cost(
@@ -268,7 +290,8 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     ) -> schemas.TranslateResponse:
         """Translate ``text`` (a list); one entry per text, with its n-best candidates."""
         options, cost = admitted(request, limits, translator)
-        job = batcher.submit(request.text, (request.to, options), cost)
+        texts = list(zip(request.text, target_prefixes(request), strict=True))
+        job = batcher.submit(texts, (request.to, options), cost)
         work = asyncio.wait_for(job, limits.timeout)
         try:
             results = await unless_disconnected(work, http.receive)
@@ -300,6 +323,19 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
         )
 
 
+def translate(
+    translator: Translator,
+    texts: list[tuple[str, str | None]],
+    options: tuple[Any, ...],
+    hook: StepHook,
+) -> list[Result]:
+    """What the batcher runs: ``texts`` (each with its target prefix) by ``options`` (the
+    target language and the search)."""
+    to, search = options
+    sources, prefixes = [t for t, _ in texts], [p for _, p in texts]
+    return translator.translate(sources, to, search, hook, target_prefix=prefixes)
+
+
 def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
     """The service for ``translator``: JSON API, health check, web page."""
     limits = limits or Limits()
@@ -308,12 +344,12 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
             f"the default beam {translator.options.beam} is over max_beam {limits.max_beam}"
         )
 
-    def translate(texts: list[str], options: tuple[Any, ...], hook: StepHook) -> list[Result]:
-        to, search = options
-        return translator.translate(texts, to, search, between_steps=hook)
-
     batcher = Batcher(
-        translate, limits.batch_wait, limits.batch_cost, limits.max_heavy, limits.max_waiting
+        partial(translate, translator),
+        limits.batch_wait,
+        limits.batch_cost,
+        limits.max_heavy,
+        limits.max_waiting,
     )
 
     @asynccontextmanager

@@ -24,7 +24,7 @@ from typing import Any
 from ..decode import Cancelled, StepHook
 from .turns import Slot, Turns
 
-Translate = Callable[[list[str], Any, StepHook], list[Any]]  # one result per text
+Translate = Callable[[list[Any], Any, StepHook], list[Any]]  # one result per text
 
 
 class Overloaded(Exception):
@@ -33,7 +33,7 @@ class Overloaded(Exception):
 
 @dataclass(eq=False)
 class _Job:
-    texts: list[str]
+    texts: list[Any]  # the texts as ``translate`` takes them (each with its target prefix)
     options: Any  # compared with ==: jobs of equal options share a batch
     cost: int  # source tokens × beam
     future: asyncio.Future = field(repr=False)
@@ -77,7 +77,7 @@ class Batcher:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
 
-    async def submit(self, texts: list[str], options: Any, cost: int) -> list[Any]:
+    async def submit(self, texts: list[Any], options: Any, cost: int) -> list[Any]:
         """The results for ``texts``; cancelling the call abandons them (their batch stops once
         all its jobs are abandoned)."""
         if self.waiting + len(texts) > self.max_waiting:

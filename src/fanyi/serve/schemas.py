@@ -29,6 +29,11 @@ class TranslateRequest(BaseModel):
         description="target language, one of /health's targets; default: detected per text "
         "from its script",
     )
+    target_prefix: StrictStr | list[StrictStr | None] | None = Field(
+        None,
+        description="text each translation must start with (the search continues from it): one "
+        "for every text, or a list with one per text (null: none)",
+    )
     attention: StrictBool = Field(
         False, description="include pieces and cross-attention (last layer, mean of heads)"
     )
