@@ -8,6 +8,7 @@ from fanyi.decode import SearchOptions, decode
 from fanyi.decode.hypothesis import length_penalty
 from fanyi.decode.prefix import FREE, first_pieces, force_prefix, forced_tokens
 from fanyi.decode.rerank import log_likelihoods
+from foreign_device import foreign_device
 from tiny_model import tiny_model
 
 PAD, BOS, EOS, VOCAB = 0, 2, 3, 16
@@ -101,3 +102,32 @@ def test_the_pieces_of_a_long_source_carry_its_prefix_on_the_first_only():
     forced = torch.tensor([[4, 5], [6, FREE]])
     got = first_pieces(forced, [0, 0, 1, 1, 1])
     assert got.tolist() == [[4, 5], [FREE, FREE], [6, FREE], [FREE, FREE], [FREE, FREE]]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        SearchOptions(beam=1),
+        SearchOptions(beam=3, n_best=2),
+        SearchOptions(sampling=True, n_best=2, seed=1, top_p=0.9),
+        SearchOptions(beam=2, long_input="split"),
+    ],
+    ids=["greedy", "beam", "sampling", "split"],
+)
+def test_forcing_makes_its_tensors_on_the_input_device_and_workers_agree(options):
+    """``meta`` as the default device (``foreign_device``): a tensor made without the input's
+    device fails; two worker processes search as one does."""
+    model, src, forced = (
+        tiny_model(3, vocab=VOCAB, max_len=5),
+        padded(SOURCES),
+        forced_tokens([*PREFIXES[:3], [4]]),
+    )
+    expected = decode(model, src, options, BOS, EOS, forced=forced)
+    with foreign_device():
+        found = decode(model, src, options, BOS, EOS, forced=forced)
+    tokens = [[h.tokens for h in hs] for hs in expected]
+    assert [[h.tokens for h in hs] for hs in found] == tokens
+    if not options.sampling:  # each worker draws from its own seeded generator
+        two = decode(model, src, options, BOS, EOS, workers=2, forced=forced)
+        assert [[h.tokens for h in hs] for hs in two] == tokens
+    assert all(hs[0].tokens[:1] == [4] for hs in expected[3:])
