@@ -77,6 +77,23 @@ def test_translate_and_see_the_heatmap(translator, tmp_path):
     assert all(r.startswith(url) for r in requests), requests  # no CDN, nothing outside
 
 
+def test_the_translation_starts_as_asked(translator):
+    sentence, prefix = "我很好。", "I"
+    expected = translator.translate([sentence], beam=2, target_prefix=prefix)[0].text
+    assert expected.startswith(prefix)
+    with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_function("document.querySelectorAll('#direction option').length === 3")
+        page.fill("#source", sentence)
+        page.fill("#prefix", f" {prefix} ")  # surrounding spaces are not part of it
+        page.click("#translate")
+        page.wait_for_function("document.getElementById('translation').textContent !== ''")
+        assert page.text_content("#translation") == expected
+        browser.close()
+
+
 def test_errors_are_shown_not_thrown(translator):
     with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
