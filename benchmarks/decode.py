@@ -29,15 +29,15 @@ from torch import Tensor
 
 from common import emit, interleaved, machine, with_allocator
 from decode_peers import (
-    BOS,
-    EOS,
     as_tokens,
     check_ct2,
     check_marian,
     ct2_models,
+    generate_exactly,
     marian_from_fanyi,
     no_cache_greedy,
     random_model,
+    sources,
 )
 from fanyi.decode import DecodeConfig, decode, prepare_model
 from fanyi.model import Transformer
@@ -49,14 +49,6 @@ SIZES = {
 }
 DTYPES = ("fp32", "bf16", "int8")
 Run = Callable[[], object]
-
-
-def sources(vocab: int) -> Tensor:
-    """32 right-padded sources of 20-30 ordinary tokens."""
-    g = torch.Generator().manual_seed(1)
-    lengths = torch.randint(20, 31, (BATCH,), generator=g)
-    src = torch.randint(4, vocab, (BATCH, 30), generator=g)
-    return src.masked_fill(torch.arange(30) >= lengths[:, None], 0)
 
 
 def halves(fn: Callable[[Tensor], list[int]], src: Tensor) -> Run:
@@ -121,17 +113,7 @@ def hf_runs(
     """MarianMTModel.generate (with its KV cache)."""
 
     def generate(part: Tensor) -> list[int]:
-        out = marian.generate(
-            input_ids=part,
-            attention_mask=part != 0,
-            num_beams=beam,
-            do_sample=False,
-            max_new_tokens=NEW_TOKENS,
-            min_new_tokens=NEW_TOKENS,
-            decoder_start_token_id=BOS,
-            eos_token_id=EOS,
-            pad_token_id=marian.config.pad_token_id,
-        )  # b x (1 + 30): the start token, then the generated ones
+        out = generate_exactly(marian, part, beam, NEW_TOKENS)
         return [out.size(1) - 1] * out.size(0)
 
     if cores == 1:
@@ -206,7 +188,7 @@ PEERS = {
 def run_size(name: str, rounds: int, workdir: Path, compiled: bool) -> tuple[dict, dict]:
     """All systems on one model size: tokens/s per mode and cores, and the correctness checks."""
     size = SIZES[name]
-    model, src = random_model(size), sources(size["vocab"])
+    model, src = random_model(size), sources(size["vocab"], BATCH)
     marian = marian_from_fanyi(model)
     dirs = ct2_models(marian, workdir / name)
     tgt = torch.randint(4, size["vocab"], (4, 12))

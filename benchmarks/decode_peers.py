@@ -49,6 +49,31 @@ def random_model(size: dict) -> Transformer:
     return model
 
 
+def sources(vocab: int, rows: int, device: torch.device | str = "cpu") -> Tensor:
+    """``rows`` right-padded sources of 20-30 ordinary tokens (the same for a given ``rows``)."""
+    g = torch.Generator().manual_seed(1)
+    lengths = torch.randint(20, 31, (rows,), generator=g)
+    src = torch.randint(4, vocab, (rows, 30), generator=g)
+    return src.masked_fill(torch.arange(30) >= lengths[:, None], 0).to(device)
+
+
+@torch.inference_mode()
+def generate_exactly(marian: MarianMTModel, src: Tensor, beam: int, new_tokens: int) -> Tensor:
+    """``MarianMTModel.generate`` (with its KV cache) of exactly ``new_tokens`` tokens per source:
+    b x (1 + new_tokens), the start token first."""
+    return marian.generate(
+        input_ids=src,
+        attention_mask=src != 0,
+        num_beams=beam,
+        do_sample=False,
+        max_new_tokens=new_tokens,
+        min_new_tokens=new_tokens,
+        decoder_start_token_id=BOS,
+        eos_token_id=EOS,
+        pad_token_id=marian.config.pad_token_id,
+    )
+
+
 def marian_config(model: Transformer) -> MarianConfig:
     """MarianMT hyper-parameters equal to ``model``'s, plus CTranslate2's trailing <pad>."""
     c = model.config

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor
 
-from decode_peers import BOS, EOS, check_marian, marian_from_fanyi, random_model
+from decode_peers import check_marian, generate_exactly, marian_from_fanyi, random_model, sources
 from fanyi.decode import DecodeConfig, decode, prepare_model
 from fanyi.device import resolve_device
 from fanyi.precision import bf16_native
@@ -34,14 +34,6 @@ SIZES = {
 NEW_TOKENS = 30
 
 
-def sources(vocab: int, rows: int, device: torch.device) -> Tensor:
-    """``rows`` right-padded sources of 20-30 ordinary tokens."""
-    g = torch.Generator().manual_seed(1)
-    lengths = torch.randint(20, 31, (rows,), generator=g)
-    src = torch.randint(4, vocab, (rows, 30), generator=g)
-    return src.masked_fill(torch.arange(30) >= lengths[:, None], 0).to(device)
-
-
 def fanyi_run(model, src: Tensor, beam: int, dtype: str) -> Callable[[], int]:
     config = DecodeConfig(
         beam=beam, max_len_a=0, max_len_b=NEW_TOKENS - 1, min_len=NEW_TOKENS - 1, dtype=dtype
@@ -50,19 +42,8 @@ def fanyi_run(model, src: Tensor, beam: int, dtype: str) -> Callable[[], int]:
 
 
 def hf_run(marian, src: Tensor, beam: int) -> Callable[[], int]:
-    @torch.inference_mode()
     def run() -> int:
-        out = marian.generate(
-            input_ids=src,
-            attention_mask=src != 0,
-            num_beams=beam,
-            do_sample=False,
-            max_new_tokens=NEW_TOKENS,
-            min_new_tokens=NEW_TOKENS,
-            decoder_start_token_id=BOS,
-            eos_token_id=EOS,
-            pad_token_id=marian.config.pad_token_id,
-        )  # b x (1 + 30): the start token, then the generated ones
+        out = generate_exactly(marian, src, beam, NEW_TOKENS)
         return (out.size(1) - 1) * out.size(0)
 
     return run

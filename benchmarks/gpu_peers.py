@@ -54,11 +54,25 @@ class TorchTransformer(nn.Module):
         return self.out(hidden)
 
 
+def adam(model: nn.Module) -> torch.optim.Adam:
+    """The peers' optimizer: PyTorch's default Adam (foreach), §5.3's betas and epsilon."""
+    return torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
+
+
+def learn(model: nn.Module, optimizer: torch.optim.Optimizer, loss: Tensor) -> Tensor:
+    """Backpropagate ``loss``, clip the gradient to norm 1, update; the loss, unread."""
+    loss.backward()
+    nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    return loss.detach()
+
+
 def torch_step(shape: dict, vocab: int, device: torch.device, autocast) -> Step:
     model = TorchTransformer(
         shape["d_model"], shape["d_ff"], shape["h"], shape["N_enc"], shape["N_dec"], vocab
     ).to(device)
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
+    optimizer = adam(model)
 
     def step(src: Tensor, tgt_in: Tensor, tgt_out: Tensor) -> Tensor:
         with autocast:
@@ -66,11 +80,7 @@ def torch_step(shape: dict, vocab: int, device: torch.device, autocast) -> Step:
         loss = F.cross_entropy(
             logits.float().flatten(0, 1), tgt_out.flatten(), ignore_index=0, label_smoothing=0.1
         )
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
-        return loss.detach()
+        return learn(model, optimizer, loss)
 
     model.train()
     return step
@@ -94,18 +104,14 @@ def marian_step(shape: dict, vocab: int, device: torch.device, autocast) -> Step
         dropout=0.1,
     )
     model = MarianMTModel(config).to(device)
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, betas=(0.9, 0.98), eps=1e-9)
+    optimizer = adam(model)
 
     def step(src: Tensor, tgt_in: Tensor, tgt_out: Tensor) -> Tensor:
         with autocast:
             loss = model(
                 input_ids=src, attention_mask=src != 0, decoder_input_ids=tgt_in, labels=tgt_out
             ).loss
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
-        return loss.detach()
+        return learn(model, optimizer, loss)
 
     model.train()
     return step
