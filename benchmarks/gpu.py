@@ -120,7 +120,7 @@ def measure(
         "batch_tokens": tokens,
         "dtype": "bf16" if bf16 else "fp32",
         "tgt_tokens_per_s": round(ntokens / seconds),
-        "tflops": round(flops_per_step(size, ntokens) / seconds / 1e12, 2),
+        "tflops": float(f"{flops_per_step(size, ntokens) / seconds / 1e12:.4g}"),  # 4 digits
     }
 
 
