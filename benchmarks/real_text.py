@@ -3,11 +3,13 @@
 Scores each direction of every held-out set that ``fanyi data`` wrote (configs/data/
 real-zh-en.yaml): WMT newstest2019 and newstest2020 (zh→en on the Chinese-original sets, en→zh on
 the English-original ones, as WMT scores them), the test split of python-docs, django-docs and
-3AM (both ways), and the Tatoeba test split of a prepared data directory (both ways). sacreBLEU
-signatures with every figure (tok:zh for Chinese, 13a for English); ends with one JSON line.
+3AM (both ways), the test-only sets of ``fanyi data wider-tests`` (FLORES-200 devtest and TICO-19
+test both ways, WMT22 generaltest2022 each direction on its own set), and the Tatoeba test split
+of a prepared data directory (both ways). sacreBLEU signatures with every figure (tok:zh for
+Chinese, 13a for English); ends with one JSON line.
 
     python benchmarks/real_text.py [-m MODEL] [--sources data/sources] \\
-        [--tatoeba data/real-zh-en] [--sets newstest2019,python-docs,...] [--limit N] \\
+        [--tatoeba data/real-zh-en] [--sets newstest2019,flores200-devtest,...] [--limit N] \\
         [--beam 5] [--threads 2]
 
 --model defaults to the bundled model. A set whose files are missing is reported as skipped.
@@ -27,17 +29,25 @@ from fanyi.runtime import set_threads
 
 NEWS = ("newstest2019", "newstest2020")
 SPLITS = ("python-docs", "django-docs", "3am")
+WIDER = "wider-tests"  # fanyi data wider-tests: sets no config trains on
+WIDER_BOTH = ("flores200-devtest", "tico19-test")  # English-original, scored both ways
+WIDER_NEWS = ("generaltest2022",)  # WMT22: a source-original set per direction
 
 
-def news(sources: Path, year: str) -> dict[str, list[tuple[str, str]]]:
+def news(folder: Path, name: str) -> dict[str, list[tuple[str, str]]]:
     """(source, reference) pairs by target language: zh→en from the zh-en set, en→zh from
     the en-zh set (each direction's own, source-original text)."""
     found = {}
     for direction, to in (("zh-en", "en"), ("en-zh", "zh")):
-        path = sources / "wmt-news" / f"{year}.{direction}.tsv"
+        path = folder / f"{name}.{direction}.tsv"
         if path.is_file():
             found[to] = pairs(path, to)
     return found
+
+
+def both_ways(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """(source, reference) pairs of one set into each language; none when it is missing."""
+    return {to: pairs(path, to) for to in ("en", "zh")} if path.is_file() else {}
 
 
 def pairs(path: Path, to: str) -> list[tuple[str, str]]:
@@ -60,13 +70,24 @@ def tatoeba(data: Path) -> dict[str, list[tuple[str, str]]]:
 
 def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, str]]]]:
     sources, wanted = Path(args.sources), args.sets.split(",")
-    sets = {year: news(sources, year) for year in NEWS if year in wanted}
-    for name in (n for n in SPLITS if n in wanted):
-        path = sources / name / "test.tsv"
-        sets[name] = {to: pairs(path, to) for to in ("en", "zh")} if path.is_file() else {}
+    sets = {year: news(sources / "wmt-news", year) for year in NEWS if year in wanted}
+    sets |= {name: both_ways(sources / name / "test.tsv") for name in SPLITS if name in wanted}
+    sets |= {n: both_ways(sources / WIDER / f"{n}.tsv") for n in WIDER_BOTH if n in wanted}
+    sets |= {name: news(sources / WIDER, name) for name in WIDER_NEWS if name in wanted}
     if "tatoeba" in wanted:
         sets["tatoeba"] = tatoeba(Path(args.tatoeba))
     return sets
+
+
+def score_direction(
+    translator: Translator, items: list[tuple[str, str]], to: str, beam: int | None
+) -> dict:
+    """BLEU, chrF, length ratio and signature of ``items`` translated into ``to``."""
+    start = time.perf_counter()
+    search = {} if beam is None else {"beam": beam}  # else the model's
+    hypotheses = translator([s for s, _ in items], to=to, **search)
+    scores = scored(hypotheses, [r for _, r in items], to)  # type: ignore[arg-type]
+    return scores | {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
 
 
 def main() -> None:
@@ -74,7 +95,8 @@ def main() -> None:
     parser.add_argument("-m", "--model", help="model directory (default: the bundled model)")
     parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
     parser.add_argument("--tatoeba", default="data/real-zh-en", help="a prepared data directory")
-    parser.add_argument("--sets", default=",".join((*NEWS, *SPLITS, "tatoeba")))
+    everything = (*NEWS, *SPLITS, *WIDER_BOTH, *WIDER_NEWS, "tatoeba")
+    parser.add_argument("--sets", default=",".join(everything))
     parser.add_argument("--limit", type=int, help="first N sentences of each direction")
     parser.add_argument("--beam", type=int, help="beam size (default: the model's)")
     parser.add_argument("--threads", type=int, default=2)
@@ -87,18 +109,13 @@ def main() -> None:
         if not by_target:
             print(f"{name}: skipped (no files)")
             results[name] = {"skipped": True}
-            continue
         for to, items in sorted(by_target.items()):
-            items = items[: args.limit]
-            start = time.perf_counter()
-            search = {} if args.beam is None else {"beam": args.beam}  # else the model's
-            hypotheses = translator([s for s, _ in items], to=to, **search)
-            scores = scored(hypotheses, [r for _, r in items], to)  # type: ignore[arg-type]
-            scores |= {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
+            scores = score_direction(translator, items[: args.limit], to, args.beam)
             results.setdefault(name, {})[f"→{to}"] = scores
             print(
                 f"{name} →{to}: BLEU {scores['bleu']:.2f} chrF {scores['chrf']:.2f} "
-                f"ratio {scores['length_ratio']:.3f} ({len(items)} lines) {scores['signature']}"
+                f"ratio {scores['length_ratio']:.3f} ({scores['lines']} lines) "
+                f"{scores['signature']}"
             )
     emit(
         {

@@ -144,3 +144,64 @@ def test_wmt_news_roles_by_year_and_direction(tmp_path):
         "News 2019 eng-zho 0.",
         "新闻2019eng-zho0。",
     ]
+
+
+def numbered(text: str, n: int) -> str:
+    return "".join(f"{text} {i}\n" for i in range(n))
+
+
+def test_wider_tests_each_set_its_own_test_file(tmp_path):
+    flores = "datasets/facebook/flores/flores200_dataset/devtest"
+    wmt22 = "datasets/statmt/wmt22-news-systems/txt"
+    files = {  # FLORES and WMT22 in datasets/, TICO-19 in testsets/ (eng-zho only)
+        f"{flores}/eng_Latn.devtest": numbered("A wiki line", 3),
+        f"{flores}/zho_Hans.devtest": numbered("维基一行", 3),
+        f"{flores}/zho_Hant.devtest": numbered("維基一行", 3),
+        "testsets/eng-zho/tico19-test.eng": numbered("Wash your hands", 4),
+        "testsets/eng-zho/tico19-test.zho": numbered("洗手", 4),
+        f"{wmt22}/sources/generaltest2022.zh-en.src.zh": numbered("订单", 2),
+        f"{wmt22}/references/generaltest2022.zh-en.ref.A.en": numbered("The order", 2),
+        f"{wmt22}/references/generaltest2022.zh-en.ref.B.en": numbered("An order", 2),
+    }
+    repo = repository(tmp_path / "testsets", {"master": files})
+    (repo / "testsets" / "zho-eng").mkdir()
+    (repo / "testsets" / "zho-eng" / "tico19-test.zho").symlink_to("../eng-zho/tico19-test.zho")
+    git(repo, "add", ".")  # committed as upstream keeps it: a link, not read
+    git(repo, "commit", "-qm", "zho-eng links to eng-zho")
+    out = tmp_path / "out"
+    assert main(["data", "wider-tests", str(repo), "-o", str(out)]) == 0
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["pairs"] == {
+        "flores200-devtest": 3,
+        "tico19-test": 4,
+        "generaltest2022.zh-en": 2,
+    }
+    assert report["missing_sets"] == ["generaltest2022.en-zh"] and report["test_only"]
+    assert sorted(p.name for p in out.glob("*.tsv")) == [
+        "flores200-devtest.tsv",
+        "generaltest2022.zh-en.tsv",
+        "tico19-test.tsv",
+    ]  # no train, no dev
+    assert lines(out / "generaltest2022.zh-en.tsv")[1][:2] == ["The order 1", "订单 1"]
+    assert lines(out / "flores200-devtest.tsv")[2] == [
+        "A wiki line 2",
+        "维基一行 2",
+        f"FLORES-200 devtest:{flores}/eng_Latn.devtest:3",
+    ]
+    provenance = (out / "PROVENANCE.md").read_text(encoding="utf-8")
+    assert "CC BY-SA 4.0" in provenance and "CC0" in provenance and "WMT22" in provenance
+
+
+def test_wider_tests_refuse_misaligned_or_absent_sets(tmp_path, capsys):
+    files = {
+        "testsets/eng-zho/tico19-test.eng": numbered("Wash your hands", 4),
+        "testsets/eng-zho/tico19-test.zho": numbered("洗手", 3),
+    }
+    repo = repository(tmp_path / "testsets", {"master": files})
+    assert main(["data", "wider-tests", str(repo), "-o", str(tmp_path / "a")]) == 2
+    assert (
+        "tico19-test.eng has 4 lines, testsets/eng-zho/tico19-test.zho 3" in capsys.readouterr().err
+    )
+    empty = repository(tmp_path / "empty", {"master": {"README.md": "nothing\n"}})
+    assert main(["data", "wider-tests", str(empty), "-o", str(tmp_path / "b")]) == 2
+    assert "none of flores200-devtest" in capsys.readouterr().err

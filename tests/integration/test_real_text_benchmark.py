@@ -1,5 +1,6 @@
-"""benchmarks/real_text.py on the tiny model: every held-out set that `fanyi data` wrote, each
-direction scored as the translator translates it, sets without files skipped, one JSON line."""
+"""benchmarks/real_text.py on the tiny model: every held-out set that `fanyi data` wrote (the
+wider test-only sets included), each direction scored as the translator translates it, sets
+without files skipped, one JSON line."""
 
 import json
 
@@ -25,6 +26,8 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     sources = tmp_path / "sources"
     write(sources / "python-docs" / "test.tsv", PAIRS)
     write(sources / "wmt-news" / "newstest2019.zh-en.tsv", PAIRS[:2])
+    write(sources / "wider-tests" / "flores200-devtest.tsv", PAIRS[1:])
+    write(sources / "wider-tests" / "generaltest2022.en-zh.tsv", PAIRS[:1])
     done = run_benchmark(
         "real_text.py", "-m", str(model), "--sources", str(sources),
         "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2", "--dtype", "fp32",
@@ -34,6 +37,8 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     assert result["newstest2020"] == {"skipped": True} and result["3am"] == {"skipped": True}
     assert set(result["newstest2019"]) == {"→en"} and result["newstest2019"]["→en"]["lines"] == 2
     assert set(result["python-docs"]) == {"→en", "→zh"} and set(result["tatoeba"]) == {"→en", "→zh"}
+    assert {to: r["lines"] for to, r in result["flores200-devtest"].items()} == {"→en": 2, "→zh": 2}
+    assert set(result["generaltest2022"]) == {"→zh"} and result["tico19-test"] == {"skipped": True}
     expected = Translator.load(model, dtype="fp32")([en for en, _ in PAIRS], to="zh", beam=2)
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
     assert result["python-docs"]["→zh"]["bleu"] == round(bleu, 2)

@@ -191,6 +191,49 @@ def read_wmt_news(repo: Repository, branches: str | None) -> Collected:
     return Collected(files, {n: len(p) for n, p in files.items()}, {branch: commit})
 
 
+# Test-only sets of the same snapshot, never trained on (issue 33). FLORES-200 devtest and
+# TICO-19 test are English-original, one set serving both directions (testsets/zho-eng links to
+# TICO-19's eng-zho files); WMT22's general test has a source-original set per direction
+# (reference A).
+FLORES = "datasets/facebook/flores/flores200_dataset/devtest/{}.devtest"
+WMT22 = "datasets/statmt/wmt22-news-systems/txt/{}/generaltest2022.{}"
+TICO19 = "testsets/eng-zho/tico19-test.{}"
+WIDER_TESTS = {  # file name: (label, English file, Chinese file)
+    "flores200-devtest": (
+        "FLORES-200 devtest",
+        FLORES.format("eng_Latn"),
+        FLORES.format("zho_Hans"),
+    ),
+    "tico19-test": ("TICO-19 test", TICO19.format("eng"), TICO19.format("zho")),
+    "generaltest2022.zh-en": (
+        "WMT22 general zh-en",
+        WMT22.format("references", "zh-en.ref.A.en"),
+        WMT22.format("sources", "zh-en.src.zh"),
+    ),
+    "generaltest2022.en-zh": (
+        "WMT22 general en-zh",
+        WMT22.format("sources", "en-zh.src.en"),
+        WMT22.format("references", "en-zh.ref.A.zh"),
+    ),
+}
+
+
+def read_wider_tests(repo: Repository, branches: str | None) -> Collected:
+    """The :data:`WIDER_TESTS` the snapshot holds, each its own file; no train or dev."""
+    branch, commit = _default(repo, branches or r"master|main")
+    present = {path for path, _ in repo.files(commit, "*")}
+    files, missing = {}, []
+    for name, (label, english, chinese) in WIDER_TESTS.items():
+        if english in present and chinese in present:
+            files[name] = aligned_files(repo, commit, {"en": english, "zh": chinese}, label)
+        else:
+            missing.append(name)
+    if not files:
+        raise ValueError(f"{repo.path}: none of {', '.join(WIDER_TESTS)} found")
+    report = {"test_only": True, "missing_sets": missing}
+    return Collected(files, report, {branch: commit})
+
+
 SOURCES = {
     source.name: source
     for source in (
@@ -222,6 +265,16 @@ SOURCES = {
             "https://github.com/Helsinki-NLP/OPUS-MT-testsets",
             "WMT test sets: research use (WMT terms of use); cite the WMT findings",
             read_wmt_news,
+        ),
+        RealSource(
+            "wider-tests",
+            "Test-only sets never trained on: FLORES-200 devtest (Wikipedia-style), TICO-19 test "
+            "(COVID-19, medical), WMT22 general test zh-en/en-zh, as kept by "
+            "Helsinki-NLP/OPUS-MT-testsets",
+            "https://github.com/Helsinki-NLP/OPUS-MT-testsets",
+            "FLORES-200: CC BY-SA 4.0 (Meta AI; credit it, share alike); TICO-19: CC0 1.0; "
+            "WMT22 general test: research use (WMT terms of use), cite the WMT22 findings",
+            read_wider_tests,
         ),
     )
 }
