@@ -1,6 +1,6 @@
 """``fanyi data download NAME``, ``fanyi data list``, ``fanyi data hsk -o FILE``, and
 ``fanyi data SOURCE [LOCAL] -o DIR`` for the real-text sources (python-docs, django-docs, 3am,
-wmt-news, cedict, opus CORPUS): corpora."""
+wmt-news, wider-tests, cedict, opus CORPUS): corpora."""
 
 from __future__ import annotations
 
