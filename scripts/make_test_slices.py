@@ -6,7 +6,9 @@
   per-sentence attribution the licence asks to keep);
 - tatoeba-cmn-eng/bundled-test.txt: the original lines of the bundled model's held-out test pairs
   (its data config's leak-free split), in the split's order;
-- multi30k/{train,val,test_2016_flickr}.{de,en}: the first lines of each Multi30k file.
+- multi30k/{train,val,test_2016_flickr}.{de,en}: the first lines of each Multi30k file;
+- python-docs/test.tsv: the first lines of the python-docs source's held-out test split (``fanyi
+  data python-docs`` output in --sources), which the general model never saw.
 
 A test that reads the first N ≤ TATOEBA_LINES lines sees the same pairs as from the full file.
 """
@@ -29,6 +31,7 @@ FIXTURES = REPO / "tests" / "fixtures" / "data"
 BUNDLED = REPO / "src" / "fanyi" / "bundled" / "zh-en"
 TATOEBA_LINES = 3000
 MULTI30K_LINES = {"train": 1000, "val": 100, "test_2016_flickr": 100}
+PYTHON_DOCS_LINES = 200
 
 
 def head(source: Path, target: Path, lines: int) -> None:
@@ -55,7 +58,9 @@ def bundled_test_lines(corpora: Path) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "data")
-    corpora = parser.parse_args().corpora
+    parser.add_argument("--sources", type=Path, default=REPO / "data" / "sources")
+    args = parser.parse_args()
+    corpora = args.corpora
     head(
         corpora / "tatoeba-cmn-eng" / "cmn.txt",
         FIXTURES / "tatoeba-cmn-eng" / "cmn.txt",
@@ -69,6 +74,8 @@ def main() -> None:
         for lang in ("de", "en"):
             name = f"{split}.{lang}"
             head(corpora / "multi30k" / name, FIXTURES / "multi30k" / name, count)
+    test = args.sources / "python-docs" / "test.tsv"
+    head(test, FIXTURES / "python-docs" / "test.tsv", PYTHON_DOCS_LINES)
     print(f"wrote {FIXTURES}")
 
 

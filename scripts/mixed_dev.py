@@ -45,7 +45,9 @@ def main() -> None:
     lines: list[tuple[str, str]] = []
     for to in ("en", "zh"):
         own = read_pairs(args.data, "dev", to, args.per_source)
-        lines += [(f"{lang_tag(to)} {s}", r) for s, r in zip(own.sources, own.references)]
+        lines += [
+            (f"{lang_tag(to)} {s}", r) for s, r in zip(own.sources, own.references, strict=True)
+        ]
         for name in SOURCES:
             pairs = source_pairs(args.sources / name / "dev.tsv", to, args.per_source, clean)
             lines += [(f"{lang_tag(to)} {s}", r) for s, r in pairs]
