@@ -18,12 +18,12 @@ from torch import Tensor
 from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model, State
 from ..model.decoding import StateT
+from .checks import horizon
+from .finished import Finished
 from .hypothesis import (
     Hypothesis,
     StepHook,
     constrain,
-    finish,
-    length_penalty,
     no_pause,
     source_lengths,
     step_log_probs,
@@ -43,7 +43,8 @@ class _Beams:
     prefix: Tensor  # n·k x t: tokens fed so far, BOS first
     limits: Tensor  # n: most tokens before EOS
     attention: Tensor | None  # n·k x t x s, when asked for
-    forced: Tensor | None = None  # n·k x p: each row's target prefix (``prefix.py``)
+    forced: Tensor | None  # n·k x p: each row's target prefix (``prefix.py``)
+    done: Tensor  # n: sources done, waiting for the next check to leave the batch
 
 
 @dataclass
@@ -60,18 +61,19 @@ def start_beams(
     src: Tensor,
     config: SearchOptions,
     bos_id: int,
+    limits: Tensor,
     forced: Tensor | None = None,
 ) -> tuple[_Beams, StateT]:
     """k target rows per source (its beams), all through its target prefix (``forced``: n x p);
-    only the first beam is live at step 0."""
+    only the first beam is live at step 0 (``limits``: n, most tokens before EOS)."""
     n, k = src.size(0), config.beam
     state = model.start_decoding(src, beams=k)
     scores = torch.full((n, k), float("-inf"), device=src.device)
     scores[:, 0] = 0.0
     prefix = src.new_full((n * k, 1), bos_id)
-    limits = target_limits(model, src, config, forced)
     rows = None if forced is None else forced.repeat_interleave(k, dim=0)
-    return _Beams(torch.arange(n, device=src.device), scores, prefix, limits, None, rows), state
+    source, done = torch.arange(n, device=src.device), src.new_zeros(n, dtype=torch.bool)
+    return _Beams(source, scores, prefix, limits, None, rows, done), state
 
 
 def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
@@ -88,26 +90,15 @@ def expand(beams: _Beams, log_probs: Tensor) -> _Candidates:
 
 
 def set_aside(
-    beams: _Beams,
-    cand: _Candidates,
-    attention: Tensor | None,
-    finished: list[list[Hypothesis]],
-    config: SearchOptions,
-    lengths: list[int],
-    eos_id: int,
+    beams: _Beams, cand: _Candidates, attention: Tensor | None, finished: Finished, step: int
 ) -> None:
-    """Move EOS candidates ranked within the first k of their source to ``finished``."""
+    """Hand the first k candidates of each source to ``finished``, which keeps those that end."""
     k = beams.scores.size(1)
-    ends = (cand.token[:, :k] == eos_id) & cand.scores[:, :k].isfinite()  # n x k
-    for i, j in ends.nonzero().tolist():
-        source, row = int(beams.source[i]), int(cand.row[i, j])
-        att = None
-        if attention is not None:
-            att = with_step(
-                beams.attention, torch.tensor([row], device=attention.device), attention
-            )[0, :, : lengths[source]]
-        ids = beams.prefix[row, 1:].tolist()
-        finished[source].append(finish(ids, float(cand.scores[i, j]), config.length_penalty, att))
+    first = (cand.scores[:, :k], cand.row[:, :k], cand.token[:, :k])
+    history = None
+    if attention is not None:
+        history = with_step(beams.attention, first[1].flatten(), attention)
+    finished.add(beams, first, step, history)
 
 
 def advance(beams: _Beams, cand: _Candidates, attention: Tensor | None, eos_id: int) -> Tensor:
@@ -128,52 +119,28 @@ def with_step(past: Tensor | None, rows: Tensor, attention: Tensor) -> Tensor:
     return step if past is None else torch.cat([past[rows], step], dim=1)
 
 
-def drop_done(beams: _Beams, state: State, rows: Tensor, done: Tensor) -> None:
-    """Reorder the decoder state to the new beams (rows: n x k) and drop the ``done`` sources."""
-    if not bool(done.any()):
-        state.reorder(rows.flatten())  # beams move only within their source
-        return
-    keep = (~done).nonzero()[:, 0]
+def drop_done(beams: _Beams, state: State, rows: Tensor) -> bool:
+    """Reorder the decoder state to the new beams (rows: n x k) and drop the sources that are
+    done (one host sync); whether any source is left."""
+    keep = (~beams.done).nonzero()[:, 0]
+    if keep.numel() in (0, beams.done.numel()):
+        state.reorder(rows.flatten())
+        return keep.numel() > 0
     state.select(rows[keep].flatten())
     k = rows.size(1)
     keep_rows = (keep[:, None] * k + torch.arange(k, device=keep.device)).flatten()
-    beams.source, beams.scores, beams.limits = (
+    beams.source, beams.scores, beams.limits, beams.done = (
         beams.source[keep],
         beams.scores[keep],
         beams.limits[keep],
+        beams.done[keep],
     )
     beams.prefix = beams.prefix[keep_rows]
     if beams.forced is not None:
         beams.forced = beams.forced[keep_rows]
     if beams.attention is not None:
         beams.attention = beams.attention[keep_rows]
-
-
-def done_sources(
-    beams: _Beams, finished: list[list[Hypothesis]], config: SearchOptions, step: int
-) -> Tensor:
-    """Which live sources (n) are done: at their length limit, with k finished hypotheses, or
-    with n-best ones that no live beam can still beat.
-
-    The bound: a live beam's log-probability only falls as it grows, and with α ≥ 0 the
-    penalty lp grows with length, so no descendant scores above log P / lp(limit + 1).
-    """
-    done = (beams.limits <= step).tolist()
-    best_live = beams.scores.max(dim=1).values.tolist()
-    for i, source in enumerate(beams.source.tolist()):
-        hyps = finished[source]
-        if len(hyps) >= config.beam:
-            done[i] = True
-        elif len(hyps) >= config.n_best and config.length_penalty >= 0:
-            nth = sorted((h.score for h in hyps), reverse=True)[config.n_best - 1]
-            longest = int(beams.limits[i]) + 1
-            done[i] = done[i] or best_live[i] / length_penalty(longest, config.length_penalty) < nth
-    return torch.tensor(done, device=beams.scores.device)
-
-
-def best_first(finished: list[Hypothesis], n_best: int) -> list[Hypothesis]:
-    """The ``n_best`` highest-scoring hypotheses, best first."""
-    return sorted(finished, key=lambda h: h.score, reverse=True)[:n_best]
+    return True
 
 
 @torch.inference_mode()
@@ -187,21 +154,24 @@ def beam_search(
     forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
     """Beam search of width ``config.beam`` for each source (b x s), every beam through the
-    source's target prefix (``forced``: b x p); per source its n-best."""
-    beams, state = start_beams(model, src, config, bos_id, forced)
-    lengths = source_lengths(model, src).tolist()
-    finished: list[list[Hypothesis]] = [[] for _ in range(src.size(0))]
+    source's target prefix (``forced``: b x p); per source its n-best. Done sources stay in the
+    batch until the next check (``checks.py``)."""
+    limits = target_limits(model, src, config, forced)
+    seen = horizon(source_lengths(model, src), limits)
+    beams, state = start_beams(model, src, config, bos_id, limits, forced)
+    finished = Finished.start(src, config, seen, (eos_id, model.config.pad_id))
     for step in itertools.count():
         between_steps()
         log_probs, attention = step_log_probs(model, beams.prefix[:, -1:], state, config.attention)
         penalise_repeats(log_probs, beams.prefix, config)
         limits = beams.limits.repeat_interleave(config.beam)
-        constrain(log_probs, step, limits, config.min_len, eos_id, beams.forced)
+        constrain(log_probs, step, limits, config.min_len, eos_id, beams.forced, seen.first_limit)
         cand = expand(beams, log_probs)
-        set_aside(beams, cand, attention, finished, config, lengths, eos_id)
+        set_aside(beams, cand, attention, finished, step)
         rows = advance(beams, cand, attention, eos_id)
-        done = done_sources(beams, finished, config, step)
-        if bool(done.all()):
+        beams.done = finished.done(beams, config, step)
+        if not seen.is_check(step):
+            state.reorder(rows.flatten())  # beams move only within their source
+        elif not drop_done(beams, state, rows):
             break
-        drop_done(beams, state, rows, done)
-    return [best_first(hyps, config.n_best) for hyps in finished]
+    return finished.hypotheses(config.n_best, seen.lengths)

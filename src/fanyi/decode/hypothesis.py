@@ -92,16 +92,18 @@ def constrain(
     min_len: int,
     eos_id: int,
     forced: Tensor | None = None,
+    first_limit: int = 0,
 ) -> Tensor:
     """Forbid EOS before ``min_len`` tokens; once a row has ``limits`` tokens allow only EOS
     (keeping its own log-probability: the limit comes before ``min_len``); within a row's target
-    prefix (``forced``) allow only the prefix's token. ``log_probs``: b x V, changed in place."""
+    prefix (``forced``) allow only the prefix's token. ``log_probs``: b x V, changed in place.
+    No limit is below ``first_limit`` (known on the host): until then the limit costs nothing."""
     force_prefix(log_probs, step, forced)
     at_limit = limits <= step  # b
     if step < min_len:
         log_probs[:, eos_id].masked_fill_(~at_limit, float("-inf"))
-    if bool(at_limit.any()):
-        not_eos = torch.ones_like(log_probs[0], dtype=torch.bool)
-        not_eos[eos_id] = False
-        log_probs.masked_fill_(at_limit[:, None] & not_eos, float("-inf"))
+    if step >= first_limit:  # masked whether or not a row is at its limit: no host sync
+        eos = log_probs[:, eos_id].clone()
+        log_probs.masked_fill_(at_limit[:, None], float("-inf"))
+        log_probs[:, eos_id] = eos
     return log_probs

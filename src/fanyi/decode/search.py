@@ -16,8 +16,9 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import BOS_ID, EOS_ID
-from ..model import Model
+from ..model import Model, State
 from .beam import beam_search
+from .checks import horizon
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -36,38 +37,44 @@ from .repetition import penalise_repeats
 from .top_k import top_k
 
 Pick = Callable[[Tensor], Tensor]  # log-probabilities b x V → next tokens b
+Ids = tuple[int, int]  # EOS and padding
 
 
 @dataclass
 class _Paths:
-    """The unfinished rows of a single-path search (greedy or sampling)."""
+    """The rows of a single-path search (greedy or sampling) not yet dropped at a check."""
 
     slot: Tensor  # b: index of the output each row will fill
-    prefix: Tensor  # b x t: tokens fed so far, BOS first
-    log_prob: Tensor  # b: log P(prefix)
+    prefix: Tensor  # b x t: tokens fed so far, BOS first (padding after EOS)
+    log_prob: Tensor  # b: log P(prefix up to its EOS)
     limits: Tensor  # b: most tokens before EOS
+    ended: Tensor  # b: whether the row has chosen EOS
     attention: Tensor | None  # b x t x s, when asked for
     forced: Tensor | None  # b x p: the target prefix of each row (``prefix.py``)
 
     @classmethod
-    def start(
-        cls, model: Model, src: Tensor, config: SearchOptions, bos_id: int, forced: Tensor | None
-    ) -> _Paths:
+    def start(cls, src: Tensor, limits: Tensor, bos_id: int, forced: Tensor | None) -> _Paths:
         """One row per source (b x s), BOS fed, through its target prefix ``forced``."""
         b = src.size(0)
         return cls(
             torch.arange(b, device=src.device),
             src.new_full((b, 1), bos_id),
             torch.zeros(b, device=src.device),
-            target_limits(model, src, config, forced),
+            limits,
+            torch.zeros(b, dtype=torch.bool, device=src.device),
             None,
             forced,
         )
 
-    def extend(self, tokens: Tensor, log_probs: Tensor, attention: Tensor | None) -> None:
-        """Append the chosen ``tokens`` (b) and their log-probabilities."""
+    def extend(self, tokens: Tensor, log_probs: Tensor, attention: Tensor | None, ids: Ids) -> None:
+        """Append the chosen ``tokens`` (b; padding in rows that have ended) and their
+        log-probabilities (``ids``: EOS and padding)."""
+        eos_id, pad_id = ids
+        tokens = tokens.masked_fill(self.ended, pad_id)
         self.prefix = torch.cat([self.prefix, tokens[:, None]], dim=1)
-        self.log_prob = self.log_prob + log_probs.gather(1, tokens[:, None])[:, 0]
+        gain = log_probs.gather(1, tokens[:, None])[:, 0]
+        self.log_prob = self.log_prob + gain.masked_fill(self.ended, 0.0)
+        self.ended = self.ended | (tokens == eos_id)
         if attention is not None:
             step = attention[:, None]  # b x 1 x s
             self.attention = (
@@ -78,10 +85,56 @@ class _Paths:
         """Keep rows ``index``."""
         self.slot, self.prefix = self.slot[index], self.prefix[index]
         self.log_prob, self.limits = self.log_prob[index], self.limits[index]
+        self.ended = self.ended[index]
         if self.attention is not None:
             self.attention = self.attention[index]
         if self.forced is not None:
             self.forced = self.forced[index]
+
+
+@dataclass
+class _Outputs:
+    """Each source's path as last seen at a check, kept on the device until the search ends."""
+
+    prefix: Tensor  # b x T: BOS, the tokens, EOS, padding
+    log_prob: Tensor  # b, float64 (any search's dtype)
+    attention: Tensor | None  # b x T x s
+
+    @classmethod
+    def start(cls, src: Tensor, last_step: int, pad_id: int, attention: bool) -> _Outputs:
+        """Room for sources ``src`` (b x s) searched until ``last_step``."""
+        b, width = src.size(0), last_step + 2
+        att = src.new_zeros((b, width, src.size(1)), dtype=torch.float) if attention else None
+        return cls(src.new_full((b, width), pad_id), src.new_zeros(b, dtype=torch.float64), att)
+
+    def record(self, live: _Paths) -> None:
+        """Copy every live row to its slot (an unfinished one is copied again later)."""
+        t = live.prefix.size(1)
+        self.prefix[live.slot, :t] = live.prefix
+        self.log_prob[live.slot] = live.log_prob.to(self.log_prob.dtype)
+        if self.attention is not None and live.attention is not None:
+            self.attention[live.slot, : t - 1] = live.attention
+
+    def hypotheses(self, lengths: list[int], eos_id: int, alpha: float) -> list[Hypothesis]:
+        """One hypothesis per source; two transfers."""
+        found = []
+        for slot, (row, log_prob) in enumerate(
+            zip(self.prefix.tolist(), self.log_prob.tolist(), strict=True)
+        ):
+            ids = row[1 : row.index(eos_id)]
+            att = self.attention
+            att = None if att is None else att[slot, : len(ids) + 1, : lengths[slot]]
+            found.append(finish(ids, log_prob, alpha, att))
+        return found
+
+
+def drop_ended(state: State, live: _Paths) -> bool:
+    """Drop the rows that have ended (one host sync); whether any row is left."""
+    keep = (~live.ended).nonzero()[:, 0]
+    if 0 < keep.numel() < live.ended.numel():
+        state.select(keep)
+        live.select(keep)
+    return keep.numel() > 0
 
 
 @torch.inference_mode()
@@ -96,31 +149,28 @@ def single_path_search(
     forced: Tensor | None = None,
 ) -> list[Hypothesis]:
     """Extend one hypothesis per source (b x s) with ``pick`` until EOS, through its target
-    prefix (``forced``: b x p, see ``prefix.py``); one result per source."""
-    b, lengths = src.size(0), source_lengths(model, src).tolist()
+    prefix (``forced``: b x p, see ``prefix.py``); one result per source. Ended rows stay in the
+    batch until the next check (``checks.py``)."""
+    pad_id = model.config.pad_id
+    limits = target_limits(model, src, config, forced)
+    seen = horizon(source_lengths(model, src), limits)
     state = model.start_decoding(src)
-    live = _Paths.start(model, src, config, bos_id, forced)
-    results: list[Hypothesis | None] = [None] * b
+    live = _Paths.start(src, limits, bos_id, forced)
+    outputs = _Outputs.start(src, seen.last_step, pad_id, config.attention)
     for step in itertools.count():
         between_steps()
         log_probs, attention = step_log_probs(model, live.prefix[:, -1:], state, config.attention)
         penalise_repeats(log_probs, live.prefix, config)
-        constrain(log_probs, step, live.limits, config.min_len, eos_id, live.forced)
-        tokens = pick(log_probs)  # b
-        live.extend(tokens, log_probs, attention)
-        ended = tokens == eos_id
-        if bool(ended.any()):
-            for row in ended.nonzero()[:, 0].tolist():
-                slot = int(live.slot[row])
-                att = None if live.attention is None else live.attention[row, :, : lengths[slot]]
-                ids = live.prefix[row, 1:-1].tolist()
-                results[slot] = finish(ids, float(live.log_prob[row]), config.length_penalty, att)
-            keep = (~ended).nonzero()[:, 0]
-            if keep.numel() == 0:
+        constrain(
+            log_probs, step, live.limits, config.min_len, eos_id, live.forced, seen.first_limit
+        )
+        log_probs[:, eos_id].masked_fill_(live.ended, 0.0)  # a valid draw for rows already ended
+        live.extend(pick(log_probs), log_probs, attention, (eos_id, pad_id))
+        if seen.is_check(step):
+            outputs.record(live)
+            if not drop_ended(state, live):
                 break
-            state.select(keep)
-            live.select(keep)
-    return [r for r in results if r is not None]
+    return outputs.hypotheses(seen.lengths, eos_id, config.length_penalty)
 
 
 def greedy_pick(log_probs: Tensor) -> Tensor:
