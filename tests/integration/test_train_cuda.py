@@ -1,5 +1,6 @@
 """The GPU road: training on CUDA from the memory-mapped token shards (and resuming exactly as
-on the CPU). Skipped on a machine without a GPU; nccl DDP is tested in test_train_ddp.py."""
+on the CPU), its batches prefetched and pinned. Skipped on a machine without a GPU; nccl DDP is
+tested in test_train_ddp.py."""
 
 import math
 
@@ -7,6 +8,7 @@ import pytest
 import torch
 from test_train_tatoeba import _config, _log, prepared  # noqa: F401  (a module fixture)
 
+from fanyi.data import Batch
 from fanyi.model_dir import read_index, read_state_dict
 from fanyi.train import train
 
@@ -28,3 +30,25 @@ def test_training_on_cuda_reads_the_shards_and_resumes(prepared, tmp_path):  # n
     theirs = read_state_dict(whole / read_index(whole)["last"])
     for name, tensor in theirs.items():  # CUDA's atomic adds may differ in the last bits
         torch.testing.assert_close(ours[name], tensor, rtol=1e-3, atol=1e-4)
+
+
+def test_prefetched_batches_reach_the_gpu_pinned_and_train_as_in_line(
+    prepared,  # noqa: F811
+    tmp_path,
+    monkeypatch,
+):
+    steps = {**STEPS, "max_steps": 10, "log_every": 1, "validate_every": 10}
+    pinned, real = [], Batch.to
+
+    def to(self, device, non_blocking=False):
+        if non_blocking:  # the training step's copies (validation's wait)
+            pinned.append(self.src.is_pinned() and self.tgt_out.is_pinned())
+        return real(self, device, non_blocking)
+
+    monkeypatch.setattr(Batch, "to", to)
+    ahead = train(_config(prepared, tmp_path / "ahead", **steps), device="cuda", dtype="fp32")
+    assert pinned == [True] * 10  # prefetch: auto is on for CUDA
+    plain = _config(prepared, tmp_path / "plain", **steps, prefetch="never")
+    plain_run = train(plain, device="cuda", dtype="fp32")
+    ours, theirs = ([r["loss"] for r in _log(run, "train")] for run in (ahead, plain_run))
+    assert ours == pytest.approx(theirs, rel=1e-4)

@@ -34,9 +34,19 @@ class Batch:
     tgt_out: torch.Tensor  # b x t, ends with eos
     ntokens: int
 
-    def to(self, device: torch.device | str) -> Batch:
+    def to(self, device: torch.device | str, non_blocking: bool = False) -> Batch:
+        """This batch on ``device``. With ``non_blocking`` a copy from pinned host memory does
+        not wait for the device; any other copy waits (its result may be read at once)."""
+        src, tgt_in, tgt_out = (
+            t.to(device, non_blocking=non_blocking and t.is_pinned())
+            for t in (self.src, self.tgt_in, self.tgt_out)
+        )
+        return Batch(src, tgt_in, tgt_out, self.ntokens)
+
+    def pin_memory(self) -> Batch:
+        """This batch in page-locked host memory (CUDA), which a copy to the GPU need not wait on."""
         return Batch(
-            self.src.to(device), self.tgt_in.to(device), self.tgt_out.to(device), self.ntokens
+            self.src.pin_memory(), self.tgt_in.pin_memory(), self.tgt_out.pin_memory(), self.ntokens
         )
 
 

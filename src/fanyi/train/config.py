@@ -21,6 +21,7 @@ RESUMABLE_CHANGES = frozenset(
         "patience",
         "log_every",
         "progress",
+        "prefetch",
         "threads",
         "keep_last",
         "valid_bleu",
@@ -79,6 +80,9 @@ class TrainConfig:
     # --- run ---
     seed: int = 1
     threads: int | None = None  # intra-op threads per process (default: cores / processes)
+    # Collate the next step's batches on a thread while this step trains, pinned on CUDA so the
+    # copy to the device does not wait (train/prefetch.py). auto: on CUDA, not on the CPU.
+    prefetch: Literal["auto", "always", "never"] = "auto"
     log_every: int = 100
     progress: bool = True  # tqdm bar (rank 0)
 

@@ -73,7 +73,7 @@ def accumulate_gradients(ctx: TrainContext, batches: list[Batch]) -> torch.Tenso
     stats = torch.zeros(3, dtype=torch.float64, device=dist.device)
     stats[2] = here
     for i, batch in enumerate(batches):
-        batch = batch.to(dist.device)
+        batch = batch.to(dist.device, non_blocking=True)  # pinned (prefetch.py): no wait
         last = i == len(batches) - 1
         alone = last or dist.world_size == 1
         sync = contextlib.nullcontext() if alone else cast(DistributedDataParallel, model).no_sync()

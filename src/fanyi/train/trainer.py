@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from .. import model_dir
 from ..data import (
+    Batch,
     Manifest,
     ParallelDataset,
     TokenBatchSampler,
@@ -38,6 +39,7 @@ from .context import StepSettings, TrainContext, check_dtype
 from .distributed import Distributed, check_same_job
 from .log import RunLog, Window
 from .loss import LabelSmoothingLoss
+from .prefetch import Prefetcher, background
 from .state import TrainState, same_checkpoint, seed_everything
 from .step import StepResult, adam, train_step
 from .validate import DevSet, validate
@@ -101,6 +103,14 @@ def batch_stream(
         epoch, position, earlier = epoch + 1, 0, []
 
 
+def step_pulls(
+    batches: Iterator[tuple[int, int, list[int]]], accumulation: int
+) -> Iterator[Pulled]:
+    """The batches of each step, ``accumulation`` at a time."""
+    while True:
+        yield [next(batches) for _ in range(accumulation)]
+
+
 def progress_bar(steps: int, done: int, shown: bool) -> tqdm:
     return tqdm(total=steps, initial=done, unit="step", dynamic_ncols=True, disable=not shown)
 
@@ -155,33 +165,43 @@ class Trainer:
         if main:
             Path(cfg.out_dir).mkdir(parents=True, exist_ok=True)
         self.log.trim(state.step)
-        batches = batch_stream(self.sampler, state)
         bar = progress_bar(cfg.max_steps, state.step, shown=cfg.progress and main)
         saved = state.step if state.step else -1  # a resumed run has its checkpoint at state.step
         self.ctx.model.train()
-        while state.step < cfg.max_steps:
-            pulled = [next(batches) for _ in range(cfg.accumulation)]
-            if cfg.max_epochs is not None and pulled[-1][0] >= cfg.max_epochs:
-                break
-            result = self.step(pulled)
-            bar.update(1)
-            if state.step % cfg.log_every == 0:
-                self.log_train(result, bar)
-            if state.step % cfg.validate_every == 0 or state.step == cfg.max_steps:
-                saved = state.step
-                if self.validate_and_save():
+        with self.prefetcher() as steps:
+            while state.step < cfg.max_steps:
+                pulled, batches = next(steps)
+                if cfg.max_epochs is not None and pulled[-1][0] >= cfg.max_epochs:
                     break
-            if self.out_of_time(deadline):
-                break
+                result = self.step(pulled, batches)
+                bar.update(1)
+                if state.step % cfg.log_every == 0:
+                    self.log_train(result, bar)
+                if state.step % cfg.validate_every == 0 or state.step == cfg.max_steps:
+                    saved = state.step
+                    if self.validate_and_save():
+                        break
+                if self.out_of_time(deadline):
+                    break
         if saved != state.step:
             self.validate_and_save()
         bar.close()
         return Path(cfg.out_dir)
 
-    def step(self, pulled: Pulled) -> StepResult:
+    def prefetcher(self) -> Prefetcher[Pulled]:
+        """Each step's pulled batches from where the state is, collated one step ahead on a
+        thread where ``prefetch`` says so."""
+        device = self.ctx.dist.device
+        steps = step_pulls(batch_stream(self.sampler, self.state), self.cfg.accumulation)
+        return Prefetcher(steps, self.collated, device, background(self.cfg.prefetch, device))
+
+    def collated(self, pulled: Pulled) -> list[Batch]:
+        """The batches of ``pulled``, on the host (on the prefetch thread where it runs)."""
+        return [collate(self.data.train.examples(ids, epoch)) for epoch, _, ids in pulled]
+
+    def step(self, pulled: Pulled, batches: list[Batch]) -> StepResult:
         """One optimizer step on the pulled batches; the data position moves past them."""
         self.state.step += 1
-        batches = [collate(self.data.train.examples(ids, epoch)) for epoch, _, ids in pulled]
         result = train_step(self.ctx, batches, self.state.step)
         epoch, self.state.position, _ = pulled[-1]
         if epoch != self.state.epoch:
