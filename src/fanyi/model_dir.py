@@ -1,6 +1,7 @@
 """Model directories: what training writes and translation reads, in safetensors and YAML.
 
-A model directory holds ``model.safetensors`` (each shared tensor stored once), ``config.yaml``
+A model directory holds ``model.safetensors`` (each shared tensor stored once; its matrices
+int8 when ``int8_storage`` wrote them, read back as floats here), ``config.yaml``
 (sections ``model``, ``data``, ``train``, ``vocab``, ``checkpoint``) and the SentencePiece
 model(s); a checkpoint of a run also holds its resume state (written by ``fanyi.train``). A
 directory is written complete under a temporary name, then renamed into place (swapped in one
@@ -34,6 +35,7 @@ from .filenames import (
     INDEX_FILE,
     MODEL_FILE,
 )
+from .int8_storage import from_stored, to_int8_rows
 from .model import Transformer, build_model
 from .sections import SAFE_LOADER, Checkpoint, read_config, read_sections, read_yaml
 
@@ -65,13 +67,19 @@ def write_model_dir(
     sections: dict[str, Any],
     vocab_files: Sequence[Path],
     extra: Callable[[Path], None] | None = None,
+    int8: bool = False,
 ) -> Path:
     """Write a complete model directory at ``path`` atomically (temporary directory + rename);
-    ``extra(directory)`` may add files (a checkpoint's resume state) before the rename."""
+    ``extra(directory)`` may add files (a checkpoint's resume state) before the rename; ``int8``
+    stores the matrices as int8 rows (``fanyi.int8_storage``)."""
     path = Path(path)
     with staged_dir(path) as tmp:
         tensors, aliases = model_tensors(model)
-        save_file(tensors, tmp / MODEL_FILE, metadata={"aliases": json.dumps(aliases)})
+        metadata = {"aliases": json.dumps(aliases)}
+        if int8:
+            tensors, quantized = to_int8_rows(tensors)
+            metadata |= quantized
+        save_file(tensors, tmp / MODEL_FILE, metadata=metadata)
         for vocab_file in dict.fromkeys(vocab_files):
             shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
         (tmp / CONFIG_FILE).write_text(
@@ -200,8 +208,11 @@ def read_checkpoint(path: str | Path, which: str = "best") -> Checkpoint:
 
 
 def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:
-    """Every tensor of ``model.safetensors``, shared ones under each of their names."""
-    tensors, metadata = read_tensors(Path(model_dir) / MODEL_FILE)
+    """Every tensor of ``model.safetensors``, shared ones under each of their names; stored
+    int8 matrices are float32 again."""
+    path = Path(model_dir) / MODEL_FILE
+    tensors, metadata = read_tensors(path)
+    tensors = from_stored(tensors, metadata, path)
     for alias, name in json.loads(metadata.get("aliases", "{}")).items():
         tensors[alias] = tensors[name]
     return tensors
@@ -287,6 +298,7 @@ def record_checkpoint(run_dir: str | Path, name: str, is_best: bool, keep_last: 
 
 
 STORAGE_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+STORAGE_FORMATS = [*STORAGE_DTYPES, "int8"]  # int8: matrices as int8 rows, the rest fp16
 
 
 def average_run(
@@ -299,8 +311,9 @@ def average_run(
     """Average the run's ``last`` most recent kept checkpoints into model directory ``out``
     (default RUN/averaged; a model there is replaced only with ``overwrite``).
 
-    ``dtype`` (fp32, fp16, bf16) is how the weights are stored: fp16 halves a model to ship;
-    loading casts them back to the dtype asked for.
+    ``dtype`` (fp32, fp16, bf16, int8) is how the weights are stored: fp16 halves a model to
+    ship, int8 (matrices only, one scale per row) nearly halves it again; loading casts them back
+    to the dtype asked for.
     """
     run_dir = Path(run_dir)
     out = claim_output(Path(out) if out else run_dir / AVERAGED_DIR, overwrite)
@@ -318,5 +331,6 @@ def average_run(
         "averaged_from": [p.name for p in chosen],
     }
     vocab_files = [newest.src_spm, newest.tgt_spm]
-    model = model.to(STORAGE_DTYPES[dtype])
-    return write_model_dir(out, model, sections, vocab_files)
+    if dtype != "int8":
+        model = model.to(STORAGE_DTYPES[dtype])
+    return write_model_dir(out, model, sections, vocab_files, int8=dtype == "int8")

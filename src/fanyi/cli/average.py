@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..model_dir import STORAGE_DTYPES, average_run
+from ..model_dir import STORAGE_FORMATS, average_run
 from .flags import switch
 
 
@@ -28,9 +28,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--dtype",
-        choices=sorted(STORAGE_DTYPES),
+        choices=sorted(STORAGE_FORMATS),
         default="fp32",
-        help="how to store the weights (fp16 halves the size of a model to ship; default fp32)",
+        help="how to store the weights (fp16 halves the size of a model to ship; int8 stores "
+        "each matrix as int8 rows with one scale per row, the rest fp16, dequantized on "
+        "loading: about half fp16; default fp32)",
     )
     switch(
         parser, "--overwrite", "replace the fanyi model already at the output (never anything else)"
