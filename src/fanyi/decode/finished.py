@@ -35,7 +35,7 @@ class LiveBeams(Protocol):
 class Finished:
     """Per source of the input batch (b), its hypotheses in the order they were set aside."""
 
-    prefix: Tensor  # b x 2k x T: BOS, the ids, padding (all padding: an empty slot)
+    prefix: Tensor  # b x 2k x T: BOS, the ids, padding (the first ``count`` slots are full)
     log_prob: Tensor  # b x 2k, float64
     count: Tensor  # b: hypotheses set aside
     best: Tensor  # b x n_best: the best scores so far (float64, -inf for none)
@@ -108,14 +108,16 @@ class Finished:
 
     def hypotheses(self, n_best: int, lengths: list[int]) -> list[list[Hypothesis]]:
         """Per source its ``n_best`` hypotheses, best first (``lengths``: source tokens)."""
-        pad_id = self.ids[1]
-        prefixes, log_probs = self.prefix[:, :-1].tolist(), self.log_prob[:, :-1].tolist()
+        pad_id, room = self.ids[1], self.log_prob.size(1) - 1
+        prefixes = self.prefix[:, :-1].tolist()
+        # the scores and, last, the count of each source: slots fill in order, and the count
+        # (not the slot's first id: BOS may be the padding id, as in Marian) says which are full
+        counted = torch.cat([self.log_prob[:, :-1], self.count[:, None].double()], 1).tolist()
         found = []
-        for source, (rows, scores) in enumerate(zip(prefixes, log_probs, strict=True)):
+        for source, (rows, (*scores, count)) in enumerate(zip(prefixes, counted, strict=True)):
             hyps = []
-            for slot, (row, log_prob) in enumerate(zip(rows, scores, strict=True)):
-                if row[0] == pad_id:  # slots fill in order: the rest are empty
-                    break
+            filled = zip(rows[: min(int(count), room)], scores, strict=False)
+            for slot, (row, log_prob) in enumerate(filled):
                 ids = row[1 : row.index(pad_id, 1)]
                 att = self.attention
                 att = None if att is None else att[source, slot, : len(ids) + 1, : lengths[source]]
