@@ -114,3 +114,14 @@ def test_the_length_limit_comes_before_min_len(search):
     src = torch.tensor([[3]])
     [[hyp]] = search(HandModel(early_end_for_short), src, config(min_len=9, max_len_b=4), BOS, EOS)
     assert len(hyp.tokens) == 4  # not an empty n-best: EOS is still forced at the limit
+
+
+def test_a_bos_that_is_the_padding_id_loses_no_hypothesis():
+    """Marian models start decoding with the padding id: the same n-best lists as with BOS."""
+    c = config(beam=3, n_best=3)
+    ours = beam_search(HandModel(), SOURCES, c, PAD, EOS)
+    plain = beam_search(HandModel(), SOURCES, c, BOS, EOS)
+    assert [[h.tokens for h in hyps] for hyps in ours] == [
+        [h.tokens for h in hyps] for hyps in plain
+    ]
+    assert all(len(hyps) == 3 for hyps in ours)
