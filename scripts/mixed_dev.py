@@ -11,7 +11,8 @@ data directory's manifest (so that ``fanyi tune --data OUT`` reads it as it read
         -o data/real-zh-en-devmix [--per-source 150]
     fanyi tune -m MODEL --data data/real-zh-en-devmix --per-target --rerank-weights 0,0.2
 
-Dev sets only: the test splits stay unseen.
+Dev sets only: the test splits stay unseen. OUT must be new or empty, or one this script wrote
+(``--overwrite``): it never replaces a prepared data directory's dev split.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from fanyi.data.manifest import read_manifest, read_pairs
 from fanyi.lang import Normalizer, lang_tag
 
 SOURCES = ("python-docs", "django-docs", "3am", "wmt-news")
+WRITES = {"manifest.json", "dev.src", "dev.tgt"}  # all this script writes into OUT
 
 
 def source_pairs(path: Path, to: str, count: int, clean: dict[str, Normalizer]):
@@ -39,7 +41,11 @@ def main() -> None:
     parser.add_argument("--sources", type=Path, default=Path("data/sources"))
     parser.add_argument("-o", "--output", type=Path, required=True)
     parser.add_argument("--per-source", type=int, default=150, help="pairs per source and way")
+    parser.add_argument("--overwrite", action="store_true", help="replace what this wrote there")
     args = parser.parse_args()
+    present = {p.name for p in args.output.iterdir()} if args.output.is_dir() else set()
+    if present and not (args.overwrite and present <= WRITES):
+        parser.error(f"{args.output} is not empty (--overwrite replaces only a mixed dev set)")
     config = read_manifest(args.data).config
     clean = {lang: Normalizer(lang, config.nfkc, config.t2s) for lang in ("en", "zh")}
     lines: list[tuple[str, str]] = []
