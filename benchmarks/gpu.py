@@ -41,12 +41,21 @@ PEAK_TFLOPS = {"H100": 989.0, "H200": 989.0, "A100": 312.0}  # dense bf16, by ca
 LENGTH = 32  # tokens per sentence, both sides
 
 
-def batch(vocab: int, tokens: int, device: torch.device) -> Batch:
-    """Random sentences of ``LENGTH`` ids, ``tokens`` target tokens in all."""
-    rows = max(1, tokens // LENGTH)
-    ids = torch.randint(4, vocab, (rows, LENGTH + 1), device=device)
+def batch(vocab: int, tokens: int, device: torch.device, length: int = LENGTH) -> Batch:
+    """Random sentences of ``length`` ids, ``tokens`` target tokens in all."""
+    rows = max(1, tokens // length)
+    ids = torch.randint(4, vocab, (rows, length + 1), device=device)
     src, tgt_in, tgt_out = ids[:, 1:].contiguous(), ids[:, :-1].contiguous(), ids[:, 1:].clone()
-    return Batch(src, tgt_in, tgt_out, rows * LENGTH)
+    return Batch(src, tgt_in, tgt_out, rows * length)
+
+
+def batches(vocab: int, tokens: int, device: torch.device, count: int, varied: bool) -> list:
+    """``count`` batches: 4 shapes repeated, or (``varied``) a new sentence length at every
+    step (8 to 64 ids, about ``tokens`` each), as the first epoch of real token batches gives:
+    the shapes no cache of the device has seen yet."""
+    if not varied:
+        return [batch(vocab, tokens, device) for _ in range(4)] * (count // 4 + 1)
+    return [batch(vocab, tokens, device, 8 + (7 * i) % 57) for i in range(count)]
 
 
 def flops_per_step(size: str, tokens: int) -> float:
@@ -91,10 +100,11 @@ def fanyi_step(size: str, device: torch.device, autocast, fused: bool, compiled:
 
 
 def measure(
-    system: str, size: str, tokens: int, steps: int, device: torch.device, read_each_step: bool
+    system: str, size: str, tokens: int, steps: int, device: torch.device, options: dict
 ) -> dict:
     """Target tokens/s of ``steps`` timed steps after 5 warm-up ones (``read_each_step``: the
-    loss read on the host after every step, as a loop that prints it would)."""
+    loss read on the host after every step, as a loop that prints it would; ``varied``: a
+    new batch shape at every step)."""
     bf16 = bf16_native(device)
     autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16)
     shape, vocab = SIZES[size], SIZES[size]["vocab"]
@@ -102,20 +112,22 @@ def measure(
         step = fanyi_step(size, device, autocast, "unfused" not in system, "compile" in system)
     else:
         step = PEERS[system](shape, vocab, device, autocast)
-    batches = [batch(vocab, tokens, device) for _ in range(4)]
+    stream, ntokens = batches(vocab, tokens, device, 6 + steps, options["varied"]), 0
     for i in range(1, 6 + steps):
         if i == 6:
             synchronize(device)
-            start = time.perf_counter()
-        b = batches[i % 4]
+            start, ntokens = time.perf_counter(), 0
+        b = stream[i]
         loss = step(b.src, b.tgt_in, b.tgt_out)
-        if read_each_step:
+        if options["read_each_step"]:
             loss.sum().item()
+        ntokens += b.ntokens if i >= 6 else 0
     synchronize(device)
     seconds = (time.perf_counter() - start) / steps
-    ntokens = batches[0].ntokens
+    ntokens //= steps
+    lever = [name.replace("_", "-") for name, on in options.items() if on]
     return {
-        "system": system + (" read-each-step" if read_each_step else ""),
+        "system": " ".join([system, *lever]),
         "size": size,
         "batch_tokens": tokens,
         "dtype": "bf16" if bf16 else "fp32",
@@ -161,18 +173,19 @@ def main() -> None:
         "and the peers torch (nn.Transformer) and marian (MarianMTModel)",
     )
     parser.add_argument("--read-each-step", action="store_true", help="loss read every step")
+    parser.add_argument("--varied", action="store_true", help="a new batch shape every step")
     args = parser.parse_args()
     device = resolve_device(args.device)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
     peak = next((v for k, v in PEAK_TFLOPS.items() if k in name), None)
-    rows = []
+    rows, options = [], {"read_each_step": args.read_each_step, "varied": args.varied}
     for size in args.sizes.split(","):
         for tokens in map(int, args.tokens.split(",")):
             for system in args.systems.split(","):
                 busy: dict = {}
                 try:
                     with busy_share(device, busy):
-                        row = measure(system, size, tokens, args.steps, device, args.read_each_step)
+                        row = measure(system, size, tokens, args.steps, device, options)
                 except Exception as error:  # one failing system costs its row, not the others'
                     row = {"system": system, "size": size, "batch_tokens": tokens, "tflops": 0.0}
                     row["error"] = f"{type(error).__name__}: {error}"[:300]

@@ -4,7 +4,7 @@
 # the bundled model on CUDA, and measure training (fanyi against a torch.nn.Transformer loop and
 # MarianMTModel training) and decoding (against Hugging Face generate). Results go to $OUT
 # (default gpu-check-out/): summary.txt, tests.log, translate.txt, evaluate.json, gpu.jsonl,
-# gpu_decode.jsonl, levers.jsonl.
+# gpu_decode.jsonl, levers.jsonl, shapes.jsonl.
 # Under six minutes on an H100/H200; each stage has its own time limit and a failing stage does
 # not stop the next. The exit status is the number of stages that failed.
 set -uo pipefail
@@ -67,11 +67,19 @@ tail -n 1 "$OUT/gpu_decode.jsonl" >>"$OUT/summary.txt"
 
 # the levers of issue 32, each against plain fanyi in the same run: fused Adam (fanyi-unfused: the
 # foreach one), torch.compile of the model, the loss read on the host after every step
-stage levers 75 bash -c '"$0" benchmarks/gpu.py --device cuda --steps 20 --sizes base \
+stage levers 120 bash -c '"$0" benchmarks/gpu.py --device cuda --steps 20 --sizes base \
   --tokens 32768 --systems fanyi,fanyi-unfused,fanyi-compile &&
   "$0" benchmarks/gpu.py --device cuda --steps 20 --sizes base --tokens 32768 \
   --systems fanyi --read-each-step' "$PYTHON" >"$OUT/levers.jsonl" 2>&1
 grep -h '"system"' "$OUT/levers.jsonl" | grep -v results >>"$OUT/summary.txt"
+
+# a new batch shape at every step, as in a real run's first epoch (which ran 3-4x slower than the
+# next ones on an H100, docs/gpu.md): the caching allocator as it is, then with expandable segments
+stage shapes 90 bash -c 'for conf in "" expandable_segments:True; do
+  PYTORCH_CUDA_ALLOC_CONF=$conf "$0" benchmarks/gpu.py --device cuda --steps 60 --sizes bundled \
+    --tokens 32768 --systems fanyi --varied | tail -n 1 | sed "s/^/${conf:-default} /"; done' \
+  "$PYTHON" >"$OUT/shapes.jsonl" 2>&1
+cut -c1-240 "$OUT/shapes.jsonl" >>"$OUT/summary.txt"
 
 echo "stages failed: $failed" | tee -a "$OUT/summary.txt"
 exit "$failed"

@@ -84,3 +84,18 @@ def test_a_benchmark_ends_with_its_json_line(name, args, check, tmp_path):
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["benchmark"] == name
     check(result)
+
+
+def test_the_collating_benchmark_times_three_ways_to_the_same_tensors(data_dir):
+    args = ["--lines", "600", "--max-tokens", "1024", "--batches", "3", "--rounds", "1"]
+    done = run_benchmark("collate.py", *args)  # it checks the three make equal tensors
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    ms = result["ms_per_batch"]
+    assert result["benchmark"] == "collate" and set(ms) == {
+        "fanyi",
+        "row_by_row",
+        "torch_pad_sequence",
+    }
+    ratio = ms["row_by_row"] / ms["fanyi"]
+    assert result["speedup_vs_row_by_row"] == pytest.approx(ratio, rel=0.05)

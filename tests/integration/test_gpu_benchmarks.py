@@ -28,6 +28,15 @@ def test_training_throughput_of_fanyi_and_its_peers(device):
     assert max(per_token) <= 1.5 * min(per_token)
 
 
+def test_a_new_batch_shape_at_every_step_is_named_in_the_row(device):
+    args = ["--device", device, "--sizes", "bundled", "--tokens", "256", "--steps", "3"]
+    result = last_json(run_benchmark("gpu.py", *args, "--systems", "fanyi", "--varied"))
+    (row,) = result["results"]
+    assert row["system"] == "fanyi varied" and "error" not in row, row
+    # the mean batch of sentences 8 to 64 ids long, each batch as near 256 tokens as rows allow
+    assert 0 < row["tgt_tokens_per_s"] and row["tflops"] > 0
+
+
 def test_decoding_against_generate_on_the_same_weights(device):
     args = ["--device", device, "--sizes", "tiny", "--batches", "2", "--rounds", "1"]
     result = last_json(run_benchmark("gpu_decode.py", *args))

@@ -153,6 +153,27 @@ class TokenShards(Sequence[list[int]]):
         offsets = self.offsets[shard]
         return self.ids[shard][offsets[j] : offsets[j + 1]].tolist()
 
+    def gather(self, lines: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of ``lines`` concatenated (int64), and the length of each: one indexing of
+        each shard rather than a list per line (a 32k-token batch in well under a millisecond)."""
+        index = np.asarray(lines, dtype=np.int64)
+        if index.size and not (-self.lines <= index.min() and index.max() < self.lines):
+            raise IndexError(f"lines {index.min()}..{index.max()} of {self.lines}")
+        shards, within = np.divmod(index % self.lines, self.shard_lines)
+        starts, lengths = np.zeros_like(index), np.zeros_like(index)
+        for shard in np.unique(shards):
+            rows, offsets = shards == shard, self.offsets[shard]
+            starts[rows] = offsets[within[rows]]
+            lengths[rows] = offsets[within[rows] + 1] - starts[rows]
+        row_of = np.repeat(np.arange(len(index)), lengths)  # each id's row
+        source = np.arange(int(lengths.sum())) - (np.cumsum(lengths) - lengths)[row_of]
+        source += starts[row_of]  # each id's position in its shard
+        flat = np.empty(len(source), dtype=np.int64)
+        for shard in np.unique(shards):
+            taken = shards[row_of] == shard
+            flat[taken] = self.ids[shard][source[taken]]
+        return flat, lengths
+
     def lengths(self) -> np.ndarray:
         """The number of ids of every line (int32), from the offsets alone."""
         if not self.offsets:

@@ -182,8 +182,14 @@ class Transformer(nn.Module):
                 embed.embeddings.lut.weight[self.config.pad_id].zero_()
 
     def source_mask(self, src: Tensor) -> Tensor | None:
-        """Padding mask of ``src`` (b x 1 x 1 x s), or None when nothing is padded (faster)."""
+        """Padding mask of ``src`` (b x 1 x 1 x s), or None when nothing is padded (faster).
+
+        Only on the CPU: deciding reads the mask back to the host, which on an accelerator waits
+        for the device at every step, and under ``torch.compile`` splits the graph in two.
+        """
         mask = padding_mask(src, self.config.pad_id)
+        if src.device.type != "cpu" or torch.compiler.is_compiling():
+            return mask
         return None if bool(mask.all()) else mask
 
     def encode(self, src: Tensor, src_mask: Tensor | None = None) -> Tensor:

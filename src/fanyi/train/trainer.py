@@ -15,8 +15,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import torch
+from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 from tqdm import tqdm
 
@@ -26,7 +28,6 @@ from ..data import (
     Manifest,
     ParallelDataset,
     TokenBatchSampler,
-    collate,
     load_split,
     load_vocabs,
     read_manifest,
@@ -141,6 +142,8 @@ class Trainer:
             initialise_from(self.ctx, self.run_settings, model_dir.resolve(cfg.init_from, "best"))
         if dist.world_size > 1:  # after loading: DDP copies rank 0's parameters to every rank
             self.ctx.forward = DistributedDataParallel(self.ctx.model)
+        if cfg.compile:  # around DDP, whose buckets TorchDynamo splits the graph at
+            self.ctx.forward = cast(nn.Module, torch.compile(self.ctx.stepped))
         self.sampler = TokenBatchSampler(
             *self.data.train.sizes(),
             cfg.max_tokens,
@@ -197,7 +200,7 @@ class Trainer:
 
     def collated(self, pulled: Pulled) -> list[Batch]:
         """The batches of ``pulled``, on the host (on the prefetch thread where it runs)."""
-        return [collate(self.data.train.examples(ids, epoch)) for epoch, _, ids in pulled]
+        return [self.data.train.batch(ids, epoch) for epoch, _, ids in pulled]
 
     def step(self, pulled: Pulled, batches: list[Batch]) -> StepResult:
         """One optimizer step on the pulled batches; the data position moves past them."""

@@ -1,16 +1,19 @@
 """Token batching: bounded batches, each example once per epoch, seeded order, ranks."""
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fanyi.data.batching import (
+    MappedDataset,
     ParallelDataset,
     TokenBatchSampler,
     collate,
     padding_fraction,
 )
+from fanyi.data.shards import FORMAT, ShardIndex, ShardWriter, TokenShards, id_dtype
 from fanyi.data.vocab import BOS_ID, EOS_ID, PAD_ID
 
 _sizes = st.lists(st.tuples(st.integers(1, 40), st.integers(1, 40)), min_size=1, max_size=120)
@@ -31,6 +34,50 @@ def test_collate_adds_bos_eos_and_pads():
     assert batch.tgt_in.tolist() == [[bos, 20, pad, pad], [bos, 21, 22, 23]]
     assert batch.tgt_out.tolist() == [[20, eos, pad, pad], [21, 22, 23, eos]]
     assert batch.ntokens == 6 and batch.src.dtype == torch.long
+
+
+def _padded(rows, width, before=(), after=()):
+    """The padding written out row by row: the reference the vectorised one must match."""
+    return [[*before, *row, *after] + [PAD_ID] * (width - len(row)) for row in rows]
+
+
+_rows = st.lists(st.lists(st.integers(4, 9_000), max_size=9), min_size=1, max_size=20)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_rows.map(lambda r: r[0]), _rows.map(lambda r: r[0])), min_size=1))
+def test_collate_pads_any_rows_as_written_out_row_by_row_lists_or_arrays(examples):
+    sources, targets = [s for s, _ in examples], [t for _, t in examples]
+    s, t = max(map(len, sources)), max(map(len, targets))
+    for given_as in (list, lambda row: np.array(row, dtype=np.uint16)):
+        batch = collate([(given_as(a), given_as(b)) for a, b in examples])
+        assert batch.src.tolist() == _padded(sources, s, after=[EOS_ID])
+        assert batch.tgt_in.tolist() == _padded(targets, t, before=[BOS_ID])
+        assert batch.tgt_out.tolist() == _padded(targets, t, after=[EOS_ID])
+        assert batch.ntokens == sum(map(len, targets)) + len(targets)
+
+
+def test_a_prepared_split_gathers_the_batch_collate_makes(tmp_path):
+    sources, targets = [[5, 6, 7], [8], [], [9, 10]], [[11], [12, 13, 14], [15], []]
+    dataset = _mapped_split(tmp_path, sources, targets, shard_lines=3)
+    for indices in ([0, 1, 2, 3], [3, 0], [2]):
+        ours, reference = dataset.batch(indices, 0), collate([dataset[i] for i in indices])
+        for name in ("src", "tgt_in", "tgt_out"):
+            assert torch.equal(getattr(ours, name), getattr(reference, name))
+        assert ours.ntokens == reference.ntokens
+
+
+def _mapped_split(folder, sources, targets, shard_lines):
+    """Token shards of ``sources``/``targets`` written as ``fanyi prepare`` writes them."""
+    index = ShardIndex(FORMAT, id_dtype(16_000), shard_lines, {"train": len(sources)})
+    for side, lines in (("src", sources), ("tgt", targets)):
+        writer = ShardWriter(folder, "train", side, index)
+        ids = np.array([i for line in lines for i in line], dtype=np.int64)
+        writer.add(ids, np.array([len(line) for line in lines], dtype=np.int64))
+        writer.flush()
+    index.save(folder)
+    shards = (TokenShards(folder, index, "train", side) for side in ("src", "tgt"))
+    return MappedDataset(*shards)
 
 
 @settings(max_examples=150, deadline=None)

@@ -47,6 +47,24 @@ def test_shards_read_back_every_line_whatever_the_shard_and_chunk_sizes(
         assert shards[-1] == lines[-1]
 
 
+@settings(max_examples=60, deadline=None)
+@given(_lines, st.integers(1, 7), st.data())
+def test_gather_concatenates_any_lines_in_the_order_asked_across_shards(
+    tmp_path_factory, lines, shard_lines, data
+):
+    folder = tmp_path_factory.mktemp("gather")
+    _write(folder, lines, shard_lines, 4)
+    shards = TokenShards(folder, read_shard_index(folder), "train", "src")
+    n = len(lines)
+    asked = data.draw(st.lists(st.integers(-n, n - 1), max_size=12)) if n else []
+    flat, lengths = shards.gather(asked)
+    assert flat.dtype == lengths.dtype == np.int64
+    assert flat.tolist() == [i for line in asked for i in lines[line]]
+    assert lengths.tolist() == [len(lines[line]) for line in asked]
+    with pytest.raises(IndexError):
+        shards.gather([n])
+
+
 def test_ids_take_the_narrowest_dtype_the_vocabulary_needs(tmp_path):
     assert (id_dtype(8000), id_dtype(65536), id_dtype(65537)) == ("uint16", "uint16", "uint32")
     _write(tmp_path, [[1, 2], [65535]], 10, 5, vocab_size=65536)

@@ -53,3 +53,13 @@ def test_padding_and_target_masks(lengths):
     for row, n in enumerate(lengths):
         for q in range(width):  # query q sees exactly the real keys at positions ≤ q
             assert tgt[row, 0, q].sum() == min(q + 1, n)
+
+
+def test_the_source_mask_is_left_out_only_on_the_cpu_where_deciding_costs_no_wait():
+    model = build_model(tiny_config())
+    whole, padded = torch.tensor([[5, 6, 7]]), torch.tensor([[5, 6, 0]])
+    assert model.source_mask(whole) is None
+    assert model.source_mask(padded).tolist() == [[[[True, True, False]]]]
+    # elsewhere the mask is kept without a look (a read of a meta tensor would raise)
+    on_meta = model.source_mask(whole.to("meta"))
+    assert on_meta is not None and on_meta.shape == (1, 1, 1, 3)
