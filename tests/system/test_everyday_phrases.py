@@ -26,7 +26,7 @@ PHRASES = [
     ("你叫什么名字？", "en", ["What's your name?", "What is your name?"]),
     ("生日快乐！", "en", ["Happy birthday!"]),
     ("Hello.", "zh", ["你好。", "您好。", "嗨。"]),
-    ("Thank you.", "zh", ["谢谢。", "谢谢你。", "谢谢您。"]),
+    ("Thank you.", "zh", ["谢谢。", "谢谢你。", "谢谢您。", "感谢你。", "感谢您。"]),
     ("Good morning.", "zh", ["早上好。", "早安。", "早。"]),
     ("Good night.", "zh", ["晚安。"]),
     ("Goodbye.", "zh", ["再见。", "再见了。", "再会。"]),
@@ -36,22 +36,16 @@ PHRASES = [
     ("Happy birthday!", "zh", ["生日快乐！", "祝你生日快乐！"]),
 ]
 
-# Each bundled model's misses with its defaults (both: beam 5, α 3, reranking λ 0.2).
+# Each bundled model's misses with its defaults (beam 5, reranking λ 0.2; α 3 for zh-en, 2 for
+# zh-en-general).
 MISSES = {
     # α 3 lengthens 你好。 into "You're good." (α ≤ 1 gives "Hi."); its 8k vocabulary cuts
     # "Hello" into He·ll·o, and "He" is 他; 生日快乐！ comes out "My birthday!".
     "zh-en": {"你好。", "Hello.", "生日快乐！"},
-    # Undertrained on short sentences (1,200 steps of its second stage): "You're good.", "It's
-    # good at the morning.", Hello. → "Hello。" (copied), Good night. → 好夜吧。
-    "zh-en-general": {
-        "你好。",
-        "早上好。",
-        "生日快乐！",
-        "Hello.",
-        "Good morning.",
-        "Goodbye.",
-        "Good night.",
-    },
+    # Short English is copied (Hello. → "Hello。", Goodbye. → "Goodbye。": documentation keeps
+    # English terms untranslated), α 2 still gives 你好。 → "You're good.", and 生日快乐！ →
+    # "A happy birthday!", Happy birthday! → 快乐的生日!
+    "zh-en-general": {"你好。", "生日快乐！", "Hello.", "Goodbye.", "Happy birthday!"},
 }
 
 CLOSING = re.compile(r"[.!?。！？]+$")

@@ -11,11 +11,11 @@ from fanyi.scores import score
 
 GENERAL = "zh-en-general"
 
-# Measured on these 200 pairs (fp32, the model's defaults: beam 5, α 3, reranking λ 0.2; 2-core
-# AMD EPYC with AVX-512 BF16): zh→en 37.32, en→zh 41.72 (the bundled Tatoeba ensemble: ~1.4 /
+# Measured on these 200 pairs (fp32, the model's defaults: beam 5, α 2, reranking λ 0.2; 2-core
+# AMD EPYC with AVX-512 BF16): zh→en 40.41, en→zh 47.76 (the bundled Tatoeba ensemble: ~1.4 /
 # ~1.7 on such text). The floors leave room for harmless changes in decoding but catch a broken
 # model, vocabulary, int8 storage or normaliser.
-FLOORS = {"en": 35.0, "zh": 39.0}
+FLOORS = {"en": 38.0, "zh": 45.0}
 
 pytestmark = [
     pytest.mark.slow,
