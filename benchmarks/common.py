@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 from fanyi import precision
-from fanyi.decode.translator import BUNDLED
+from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import first_member
 
 
@@ -65,14 +65,14 @@ def matmul_gflops(threads: int, n: int = 1024, calls: int = 20) -> dict[str, flo
 
 
 def add_one_model_argument(parser: argparse.ArgumentParser) -> None:
-    """MODEL, for a benchmark against peers that decode one model: default the bundled model,
-    or its first member when it is an ensemble."""
+    """MODEL, for a benchmark against peers that decode one model: default the first member of
+    the bundled Tatoeba ensemble (``zh-en``), the model the speed figures in docs/ were taken on."""
     parser.add_argument(
         "model",
         nargs="?",
-        default=str(first_member(BUNDLED)),
-        help="model directory (default: the bundled model; an ensemble's first member, as the "
-        "peers decode one model)",
+        default=str(first_member(TATOEBA)),
+        help="model directory (default: the first member of the bundled Tatoeba ensemble, "
+        "zh-en, as the peers decode one model)",
     )
 
 

@@ -22,7 +22,7 @@ import sacrebleu
 import sentencepiece as spm
 
 from common import emit, machine, read_lines
-from fanyi.decode.translator import BUNDLED
+from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import first_member
 from fanyi.interop.export_ct2 import export_ctranslate2
 
@@ -40,7 +40,7 @@ def translate(directory: Path, texts: list[str], beam: int) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("model", nargs="?", default=str(first_member(BUNDLED)))
+    parser.add_argument("model", nargs="?", default=str(first_member(TATOEBA)))
     parser.add_argument("--pairs", default=str(PAIRS))
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--beam", type=int, default=5)

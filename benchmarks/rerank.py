@@ -13,13 +13,16 @@ import argparse
 
 from common import emit, machine, translated_scores
 from fanyi.data.manifest import read_pairs
-from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.decode.model_names import TATOEBA
+from fanyi.decode.translator import Translator
 from fanyi.runtime import set_threads
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", nargs="?", default=str(BUNDLED), help="model directory")
+    parser.add_argument(
+        "model", nargs="?", default=str(TATOEBA), help="model directory (default: zh-en)"
+    )
     parser.add_argument("--data", default="data/tatoeba-bi", help="a fanyi prepare directory")
     parser.add_argument("--split", default="test")
     parser.add_argument("--weight", type=float, help="λ (default: the model's rerank_backward)")

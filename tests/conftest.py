@@ -91,11 +91,11 @@ def bundled_test_pairs() -> list[tuple[str, str]]:
     import yaml
 
     from fanyi.data import DataConfig
-    from fanyi.decode.translator import BUNDLED
+    from fanyi.decode.model_names import TATOEBA
     from fanyi.ensemble_dir import first_member
     from fanyi.lang import Normalizer
 
-    sections = yaml.safe_load((first_member(BUNDLED) / "config.yaml").read_text(encoding="utf-8"))
+    sections = yaml.safe_load((first_member(TATOEBA) / "config.yaml").read_text(encoding="utf-8"))
     config = DataConfig(**sections["data"])
     zh, en = (Normalizer(lang, config.nfkc, config.t2s) for lang in ("zh", "en"))
     lines = (FIXTURE_CORPORA / "tatoeba-cmn-eng" / "bundled-test.txt").read_text(encoding="utf-8")

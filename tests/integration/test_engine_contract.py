@@ -11,13 +11,14 @@ import pytest
 
 from fanyi.cli import main
 from fanyi.decode.engine import ENGINES, load_engine
+from fanyi.decode.model_names import TATOEBA
 from fanyi.decode.options import LoadOptions, SearchOptions
-from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.decode.translator import Translator
 from fanyi.ensemble_dir import first_member
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+    pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}"),
 ]
 HAS_CT2 = importlib.util.find_spec("ctranslate2") is not None
 TEXTS = ["我们明天一起去北京。", "他不在家。", "Where is the station?", "I like tea very much."]
@@ -27,7 +28,7 @@ SEARCHES = {"greedy": SearchOptions(beam=1), "beam": SearchOptions(beam=4, n_bes
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):
     """{engine name: the directory it loads}: one bundled member, and its CTranslate2 export."""
-    member = first_member(BUNDLED)
+    member = first_member(TATOEBA)
     dirs = {name: member for name in ENGINES}
     if HAS_CT2:
         out = tmp_path_factory.mktemp("contract") / "ct2"
@@ -38,7 +39,7 @@ def model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def reference():
-    return Translator.load(first_member(BUNDLED), dtype="fp32", rerank_backward=0)
+    return Translator.load(first_member(TATOEBA), dtype="fp32", rerank_backward=0)
 
 
 def engine_param(name: str):

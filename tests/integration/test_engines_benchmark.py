@@ -6,22 +6,23 @@ import json
 import pytest
 
 from conftest import run_benchmark
-from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.decode.model_names import TATOEBA
+from fanyi.decode.translator import Translator
 from fanyi.ensemble_dir import first_member
 
 # slow: runs benchmarks/engines.py and end_to_end.py
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+    pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}"),
 ]
-GOLDEN = BUNDLED.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
+GOLDEN = TATOEBA.parents[3] / "tests" / "system" / "golden" / "bundled.tsv"
 
 
 def golden_files(tmp_path, n):
     """The first ``n`` golden sources as tmp_path/src.zh, and ref.en their translations by the
     model the benchmarks decode by default (the bundled model's first member, fp32)."""
     sources = [line.split("\t")[0] for line in GOLDEN.read_text(encoding="utf-8").splitlines()][:n]
-    references = Translator.load(first_member(BUNDLED), dtype="fp32")(sources, to="en")
+    references = Translator.load(first_member(TATOEBA), dtype="fp32")(sources, to="en")
     (tmp_path / "src.zh").write_text("".join(f"{s}\n" for s in sources), encoding="utf-8")
     (tmp_path / "ref.en").write_text("".join(f"{t}\n" for t in references), encoding="utf-8")
 

@@ -20,7 +20,8 @@ from transformers import MarianMTModel, MarianTokenizer
 
 from fanyi.cli import main
 from fanyi.decode import decode
-from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.decode.model_names import TATOEBA
+from fanyi.decode.translator import Translator
 from fanyi.ensemble_dir import first_member
 from fanyi.model_dir import load_model
 from fanyi.scores import score
@@ -31,9 +32,9 @@ REPO = Path(__file__).resolve().parents[2]
 # slow: exports the bundled model (about 1 minute)
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"),
+    pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}"),
 ]
-MODEL = first_member(BUNDLED)  # one model: what CTranslate2 and Hugging Face decode
+MODEL = first_member(TATOEBA)  # one model: what CTranslate2 and Hugging Face decode
 
 
 def golden_sentences() -> list[str]:

@@ -34,7 +34,7 @@ def test_a_new_batch_shape_at_every_step_is_named_in_the_row(device):
     (row,) = result["results"]
     assert row["system"] == "fanyi varied" and "error" not in row, row
     # the mean batch of sentences 8 to 64 ids long, each batch as near 256 tokens as rows allow
-    assert 0 < row["tgt_tokens_per_s"] and row["tflops"] > 0
+    assert row["tgt_tokens_per_s"] > 0 and row["tflops"] > 0
 
 
 def test_decoding_against_generate_on_the_same_weights(device):

@@ -27,7 +27,7 @@ ENGLISH = [
 
 @pytest.fixture(scope="module")
 def translator() -> Translator:
-    return Translator.load()
+    return Translator.load(dtype="fp32")  # dtype auto may choose by the number of threads
 
 
 @pytest.mark.parametrize(("sentences", "glue"), [(CHINESE, ""), (ENGLISH, " ")])
@@ -41,7 +41,7 @@ def test_a_paragraph_is_its_sentences_translated_and_joined(translator, sentence
 def test_the_command_line_gives_one_line_per_paragraph(translator):
     paragraphs = ["".join(CHINESE), " ".join(ENGLISH), "你好。"]
     done = subprocess.run(
-        [sys.executable, "-m", "fanyi", "translate", "--threads", "1"],
+        [sys.executable, "-m", "fanyi", "translate", "--threads", "1", "--dtype", "fp32"],
         input="\n".join(paragraphs).encode(),
         capture_output=True,
         timeout=300,

@@ -9,13 +9,13 @@ import yaml
 
 from fanyi.config import to_dict
 from fanyi.data import DataConfig
-from fanyi.decode.translator import BUNDLED
+from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import read_ensemble
 from fanyi.filenames import CONFIG_FILE
 from fanyi.sections import RunInfo, VocabFiles, read_config
 from tiny_model import tiny_config
 
-bundled = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+bundled = pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}")
 
 
 def _config(directory: Path, vocab: dict, checkpoint: dict | None = None) -> Path:
@@ -28,11 +28,11 @@ def _config(directory: Path, vocab: dict, checkpoint: dict | None = None) -> Pat
 
 @bundled
 def test_the_bundled_ensemble_reads_unchanged():
-    checkpoints, ensemble = read_ensemble(BUNDLED)
-    assert ensemble.members == [BUNDLED / "member-1", BUNDLED / "member-2"]
-    assert ensemble.model_dirs == ensemble.members and ensemble.path == BUNDLED
+    checkpoints, ensemble = read_ensemble(TATOEBA)
+    assert ensemble.members == [TATOEBA / "member-1", TATOEBA / "member-2"]
+    assert ensemble.model_dirs == ensemble.members and ensemble.path == TATOEBA
     assert ensemble.vocab == VocabFiles("member-1/spm.model", "member-1/spm.model", joint=True)
-    assert ensemble.src_spm == BUNDLED / "member-1" / "spm.model" and ensemble.src_spm.is_file()
+    assert ensemble.src_spm == TATOEBA / "member-1" / "spm.model" and ensemble.src_spm.is_file()
     assert ensemble.decode["length_penalty"] == 3.0
     first = checkpoints[0]
     assert first.members == [] and first.model_dirs == [first.path]

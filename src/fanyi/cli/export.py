@@ -2,8 +2,9 @@
 CTranslate2 (``fanyi translate --engine ctranslate2 -m OUT``, the fastest CPU path) or Hugging
 Face MarianMT (``transformers`` loads it and ``generate``s with it).
 
-MODEL defaults to the bundled model's first member (the bundled model is an ensemble of two, and
-both engines decode one model; name ``…/bundled/zh-en/member-2`` for the other).
+MODEL defaults to the bundled model, ``zh-en-general``; of an ensemble, such as the Tatoeba
+ensemble ``zh-en``, its first member (both engines decode one model; name
+``…/bundled/zh-en/member-2`` for the other). MarianMT computes post-norm models only.
 ``--dtype`` applies to CTranslate2 (int8 stores the linear maps in 8 bits, about a quarter of
 the size). ``--to`` and ``--quantization`` (CTranslate2's names) are the old spellings of
 ``--format`` and ``--dtype``: they still work, with a warning, until the next release.
@@ -36,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "model",
         nargs="?",
         metavar="MODEL",
-        help="model directory (default: the bundled model's first member)",
+        help="model directory (default: the bundled model; an ensemble's first member)",
     )
     parser.add_argument("--format", choices=FORMATS, help="ctranslate2 or huggingface (required)")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="a new directory")

@@ -55,7 +55,10 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
     """``-m``, ``--threads``, every DecodeConfig key … shared by translate, evaluate and serve
     (``target``: also ``--to``, which the server takes per request instead)."""
     parser.add_argument(
-        "-m", "--model", metavar="DIR", help="model directory or bundled name (default: zh-en)"
+        "-m",
+        "--model",
+        metavar="DIR",
+        help="model directory or bundled name (default: zh-en-general)",
     )
     if target:
         parser.add_argument("--to", metavar="LANG", help="target language (default: detected)")

@@ -9,11 +9,12 @@ def test_a_bundled_name_a_local_directory_and_the_default(tmp_path, monkeypatch)
     bundled = tmp_path / "bundled"
     for name in ("zh-en", "zh-en-general"):
         (bundled / name).mkdir(parents=True)
-    monkeypatch.setattr(model_names, "BUNDLED", bundled / "zh-en")
+    monkeypatch.setattr(model_names, "BUNDLED_MODELS", bundled)
+    monkeypatch.setattr(model_names, "BUNDLED", bundled / "zh-en-general")
     monkeypatch.chdir(tmp_path)
-    assert model_names.resolve_model_dir("zh-en-general") == bundled / "zh-en-general"
-    assert model_names.resolve_model_dir(None) == bundled / "zh-en"
+    assert model_names.resolve_model_dir("zh-en") == bundled / "zh-en"
+    assert model_names.resolve_model_dir(None) == bundled / "zh-en-general"
     assert model_names.resolve_model_dir("runs/x") == Path("runs/x")  # a path is never a name
     assert model_names.resolve_model_dir("unknown") == Path("unknown")  # its own error later
-    (tmp_path / "zh-en-general").mkdir()
-    assert model_names.resolve_model_dir("zh-en-general") == Path("zh-en-general")  # local first
+    (tmp_path / "zh-en").mkdir()
+    assert model_names.resolve_model_dir("zh-en") == Path("zh-en")  # local first

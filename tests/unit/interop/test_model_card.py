@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fanyi.decode.translator import BUNDLED
+from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import first_member
 from fanyi.interop.model_card import model_card
 from fanyi.sections import RunInfo, read_config
 
-pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+pytestmark = pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}")
 
 
 @pytest.fixture
 def checkpoint(tmp_path):
     """The bundled first member's configs, in a directory of their own (to edit)."""
-    shutil.copyfile(first_member(BUNDLED) / "config.yaml", tmp_path / "config.yaml")
+    shutil.copyfile(first_member(TATOEBA) / "config.yaml", tmp_path / "config.yaml")
     return read_config(tmp_path)
 
 
