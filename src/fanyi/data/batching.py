@@ -56,9 +56,13 @@ def pad_rows(
 ) -> torch.Tensor:
     """Right-pad ``rows`` (lists or arrays of ids) into a (len(rows) x longest) long tensor, each
     row preceded by ``start`` and followed by ``end`` where given."""
+    return pad_flat(*concatenated(rows), pad_id, start, end)
+
+
+def concatenated(rows: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The ids of ``rows`` in one int64 array, and the length of each row."""
     lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    flat = np.concatenate([np.asarray(row, dtype=np.int64) for row in rows] or [_NO_IDS])
-    return pad_flat(flat, lengths, pad_id, start, end)
+    return np.concatenate([np.asarray(row, dtype=np.int64) for row in rows] or [_NO_IDS]), lengths
 
 
 def pad_flat(
@@ -102,15 +106,7 @@ def collate(
 ) -> Batch:
     """Add bos/eos, pad and stack a list of (source ids, target ids)."""
     sources = pad_rows([s for s, _ in examples], pad_id, end=eos_id)
-    return _with_targets(sources, [t for _, t in examples], pad_id, bos_id, eos_id)
-
-
-def _with_targets(
-    src: torch.Tensor, targets: Sequence[Sequence[int]], pad_id: int, bos_id: int, eos_id: int
-) -> Batch:
-    lengths = np.fromiter(map(len, targets), dtype=np.int64, count=len(targets))
-    flat = np.concatenate([np.asarray(t, dtype=np.int64) for t in targets] or [_NO_IDS])
-    return _batch(src, flat, lengths, pad_id, bos_id, eos_id)
+    return _batch(sources, *concatenated([t for _, t in examples]), pad_id, bos_id, eos_id)
 
 
 def _batch(
