@@ -42,10 +42,10 @@ MISSES = {
     # α 3 lengthens 你好。 into "You're good." (α ≤ 1 gives "Hi."); its 8k vocabulary cuts
     # "Hello" into He·ll·o, and "He" is 他; 生日快乐！ comes out "My birthday!".
     "zh-en": {"你好。", "Hello.", "生日快乐！"},
-    # Short English is copied (Hello. → "Hello。", Goodbye. → "Goodbye。": documentation keeps
-    # English terms untranslated), α 2 still gives 你好。 → "You're good.", and 生日快乐！ →
-    # "A happy birthday!", Happy birthday! → 快乐的生日!
-    "zh-en-general": {"你好。", "生日快乐！", "Hello.", "Goodbye.", "Happy birthday!"},
+    # Short English may be copied (Hello. → "Hello。": documentation keeps English terms
+    # untranslated), α 2 still gives 你好。 → "You're good.", and 生日快乐！ → "A happy
+    # birthday!", Happy birthday! → 快乐的生日！
+    "zh-en-general": {"你好。", "生日快乐！", "Hello.", "Happy birthday!"},
 }
 
 CLOSING = re.compile(r"[.!?。！？]+$")
