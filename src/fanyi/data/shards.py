@@ -168,9 +168,9 @@ class TokenShards(Sequence[list[int]]):
         row_of = np.repeat(np.arange(len(index)), lengths)  # each id's row
         source = np.arange(int(lengths.sum())) - (np.cumsum(lengths) - lengths)[row_of]
         source += starts[row_of]  # each id's position in its shard
-        flat = np.empty(len(source), dtype=np.int64)
+        flat, shard_of = np.empty(len(source), dtype=np.int64), shards[row_of]
         for shard in np.unique(shards):
-            taken = shards[row_of] == shard
+            taken = shard_of == shard
             flat[taken] = self.ids[shard][source[taken]]
         return flat, lengths
 
