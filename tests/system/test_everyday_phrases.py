@@ -36,16 +36,13 @@ PHRASES = [
     ("Happy birthday!", "zh", ["生日快乐！", "祝你生日快乐！"]),
 ]
 
-# Each bundled model's misses with its defaults (beam 5, reranking λ 0.2; α 3 for zh-en, 2 for
-# zh-en-general).
+# Each bundled model's misses with its defaults (beam 5, reranking λ 0.2, α 3).
 MISSES = {
     # α 3 lengthens 你好。 into "You're good." (α ≤ 1 gives "Hi."); its 8k vocabulary cuts
     # "Hello" into He·ll·o, and "He" is 他; 生日快乐！ comes out "My birthday!".
     "zh-en": {"你好。", "Hello.", "生日快乐！"},
-    # Short English may be copied (Hello. → "Hello。": documentation keeps English terms
-    # untranslated), α 2 still gives 你好。 → "You're good.", and 生日快乐！ → "A happy
-    # birthday!", Happy birthday! → 快乐的生日！
-    "zh-en-general": {"你好。", "生日快乐！", "Hello.", "Happy birthday!"},
+    # α 3 still lengthens 你好。 into "You're good.", and 生日快乐！ comes out "Hap birthday!".
+    "zh-en-general": {"你好。", "生日快乐！"},
 }
 
 CLOSING = re.compile(r"[.!?。！？]+$")

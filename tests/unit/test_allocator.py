@@ -1,4 +1,5 @@
-"""The heavy commands re-execute themselves under tcmalloc, as programs only."""
+"""The heavy commands re-execute themselves under tcmalloc and ask for expandable CUDA segments,
+as programs only."""
 
 import sys
 
@@ -45,6 +46,25 @@ def test_the_program_reexecs_for_heavy_commands_and_a_caller_never(monkeypatch, 
     with pytest.raises(SystemExit):
         cli.main()
     assert len(execs) == 1
+
+
+@pytest.mark.parametrize("command", ["translate", "train"])
+def test_the_program_asks_for_expandable_cuda_segments_unless_told_other(
+    monkeypatch, execs, command
+):
+    monkeypatch.setenv(allocator.CUDA_ALLOC_ENV, "")  # restored as it was after the test
+    monkeypatch.delenv(allocator.CUDA_ALLOC_ENV)
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])  # a caller's process keeps its environment
+    assert allocator.CUDA_ALLOC_ENV not in allocator.os.environ
+    monkeypatch.setattr(sys, "argv", ["fanyi", command, "--help"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert allocator.os.environ[allocator.CUDA_ALLOC_ENV] == "expandable_segments:True"
+    monkeypatch.setenv(allocator.CUDA_ALLOC_ENV, "backend:cudaMallocAsync")
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert allocator.os.environ[allocator.CUDA_ALLOC_ENV] == "backend:cudaMallocAsync"
 
 
 def test_a_script_reexecs_with_its_own_command_line(monkeypatch, execs):

@@ -66,8 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     command = "fanyi"
     try:
         with _leave_at_once_on_ctrl_c():
-            if argv is None and heavy and sys.platform.startswith("linux"):
-                allocator.reexec_with_tcmalloc()  # as a program only, never in a caller's process
+            if argv is None and heavy:  # as a program only, never in a caller's process
+                allocator.expandable_cuda_segments()
+                if sys.platform.startswith("linux"):
+                    allocator.reexec_with_tcmalloc()
             argv = sys.argv[1:] if argv is None else argv
             args = parse(argv)  # imports the command's module (and torch)
         command = f"fanyi {args.command}"

@@ -6,6 +6,11 @@ installed. glibc malloc returns large buffers to the kernel and page-faults them
 fifth of a CPU training step doing so (tcmalloc: steps 13–31% faster, docs/training.md), and
 decoding allocates a vocabulary-sized array every step (tcmalloc: 4–13% faster,
 docs/decoding.md). Set ``FANYI_TCMALLOC=0`` to keep glibc malloc.
+
+On a GPU they run with PyTorch's CUDA caching allocator in expandable segments unless
+``PYTORCH_CUDA_ALLOC_CONF`` says otherwise: token batches change shape at every step, and each new
+size cost the default allocator fresh ``cudaMalloc`` calls (an H100, a new shape every step: 1.38×
+the target tokens/s with expandable segments, docs/gpu.md).
 """
 
 from __future__ import annotations
@@ -15,12 +20,20 @@ import os
 import sys
 
 TCMALLOC_ENV = "FANYI_TCMALLOC"
+CUDA_ALLOC_ENV = "PYTORCH_CUDA_ALLOC_CONF"
+EXPANDABLE = "expandable_segments:True"
 COMMANDS = {"train", "translate", "evaluate", "tune", "distill", "serve"}
 
 
 def tcmalloc_library() -> str | None:
     """The tcmalloc shared library's name if the system has it (``libtcmalloc_minimal.so.4``)."""
     return ctypes.util.find_library("tcmalloc_minimal") or ctypes.util.find_library("tcmalloc")
+
+
+def expandable_cuda_segments() -> None:
+    """Ask for expandable segments of the CUDA caching allocator (read when CUDA first allocates),
+    unless the user set their own ``PYTORCH_CUDA_ALLOC_CONF``."""
+    os.environ.setdefault(CUDA_ALLOC_ENV, EXPANDABLE)
 
 
 def reexec_with_tcmalloc(argv: list[str] | None = None) -> None:
