@@ -49,9 +49,7 @@ def test_the_program_reexecs_for_heavy_commands_and_a_caller_never(monkeypatch, 
 
 
 @pytest.mark.parametrize("command", ["translate", "train"])
-def test_the_program_asks_for_expandable_cuda_segments_unless_told_other(
-    monkeypatch, execs, command
-):
+def test_the_program_asks_for_expandable_cuda_segments_unless_set(monkeypatch, execs, command):
     monkeypatch.setenv(allocator.CUDA_ALLOC_ENV, "")  # restored as it was after the test
     monkeypatch.delenv(allocator.CUDA_ALLOC_ENV)
     with pytest.raises(SystemExit):

@@ -8,9 +8,9 @@ decoding allocates a vocabulary-sized array every step (tcmalloc: 4–13% faster
 docs/decoding.md). Set ``FANYI_TCMALLOC=0`` to keep glibc malloc.
 
 On a GPU they run with PyTorch's CUDA caching allocator in expandable segments unless
-``PYTORCH_CUDA_ALLOC_CONF`` says otherwise: token batches change shape at every step, and each new
-size cost the default allocator fresh ``cudaMalloc`` calls (an H100, a new shape every step: 1.38×
-the target tokens/s with expandable segments, docs/gpu.md).
+``PYTORCH_CUDA_ALLOC_CONF`` says otherwise: token batches change shape at every step, and with a
+new shape every step expandable segments trained 1.38× the target tokens/s of the default
+(an H100, ``benchmarks/gpu.py --varied``, docs/gpu.md).
 """
 
 from __future__ import annotations
