@@ -1,7 +1,9 @@
 """Decoding speed on a device: fanyi's search against Hugging Face ``MarianMTModel.generate`` on
 the same random weights (mapped across by ``decode_peers.py`` and checked to give fanyi's
 log-probabilities), greedy and beam 4, at batch 1 and batch 64, both in bf16 where the device
-computes it natively (fp32 elsewhere).
+computes it natively (fp32 elsewhere). ``--systems`` adds ``fanyi-compiled``: fanyi with its
+decoder steps compiled (``compile: true``; TorchInductor, Triton kernels on a GPU), its compile in
+the warm-up run, not in the timed ones.
 
 Every system generates 30 tokens per source (EOS held back until then), so both do the same
 work; the figure is generated target tokens per second, the median of ``--rounds`` timed runs
@@ -9,6 +11,7 @@ after one warm-up, the systems interleaved. Ends with one JSON line.
 
     python benchmarks/gpu_decode.py --device cuda              # scripts/gpu-check.sh runs this
     python benchmarks/gpu_decode.py --device cpu --sizes tiny --batches 1,4 --rounds 1   # smoke
+    python benchmarks/gpu_decode.py --sizes base --batches 64 --systems fanyi,fanyi-compiled,hf
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ SIZES = {
     "base": {"d_model": 512, "d_ff": 2048, "h": 8, "N": 6, "vocab": 32000},
 }
 NEW_TOKENS = 30
+SYSTEMS = ("fanyi", "fanyi-compiled", "hf")
 
 
 def fanyi_run(model, src: Tensor, beam: int, dtype: str) -> Callable[[], int]:
@@ -60,8 +64,10 @@ def timed(run: Callable[[], int], device: torch.device) -> float:
     return tokens / (time.perf_counter() - start)
 
 
-def measure_size(name: str, device: torch.device, batches: list[int], rounds: int) -> list[dict]:
-    """Each (batch, beam) setting: fanyi's and MarianMT's tokens/s and their ratio."""
+def measure_size(
+    name: str, device: torch.device, batches: list[int], rounds: int, systems: list[str]
+) -> list[dict]:
+    """Each (batch, beam) setting: each system's tokens/s and fanyi's ratio to MarianMT's."""
     size = SIZES[name]
     model = random_model(size)
     marian = marian_from_fanyi(model)
@@ -69,23 +75,31 @@ def measure_size(name: str, device: torch.device, batches: list[int], rounds: in
     diff = check_marian(model, marian, probe, probe[:, :12].clamp(min=4))
     dtype = "bf16" if bf16_native(device) else "fp32"
     torch_dtype = torch.bfloat16 if dtype == "bf16" else torch.float32
-    ours = prepare_model(model.to(device), DecodeConfig(dtype=dtype))
+    models = {"fanyi": prepare_model(model.to(device), DecodeConfig(dtype=dtype))}
+    if "fanyi-compiled" in systems:
+        models["fanyi-compiled"] = prepare_model(model, DecodeConfig(dtype=dtype, compile=True))
     marian = marian.to(device=device, dtype=torch_dtype).eval()
     rows = []
     for batch in batches:
         src = sources(size["vocab"], batch, device)
         for beam in (1, 4):
-            runs = {"fanyi": fanyi_run(ours, src, beam, dtype), "hf": hf_run(marian, src, beam)}
+            runs = {k: fanyi_run(m, src, beam, dtype) for k, m in models.items() if k in systems}
+            if "hf" in systems:
+                runs["hf"] = hf_run(marian, src, beam)
             for run in runs.values():
-                run()  # warm-up: kernels chosen, caches allocated
+                run()  # warm-up: kernels chosen (or compiled), caches allocated
             figures: dict[str, list[float]] = {k: [] for k in runs}
             for _ in range(rounds):
                 for key, run in runs.items():
                     figures[key].append(timed(run, device))
-            fanyi, hf = (statistics.median(figures[k]) for k in ("fanyi", "hf"))
             row = {"size": name, "batch": batch, "beam": beam, "dtype": dtype}
-            row |= {"fanyi_tok_s": round(fanyi, 1), "hf_generate_tok_s": round(hf, 1)}
-            row |= {"ratio": round(fanyi / hf, 2), "max_logprob_diff_fp32": round(diff, 6)}
+            row |= {f"{k}_tok_s": round(statistics.median(v), 1) for k, v in figures.items()}
+            if "hf" in figures:
+                hf = row.pop("hf_tok_s")
+                row["hf_generate_tok_s"] = hf
+                names = {"fanyi": "ratio", "fanyi-compiled": "compiled_ratio"}
+                row |= {names[k]: round(row[f"{k}_tok_s"] / hf, 2) for k in models if k in runs}
+            row["max_logprob_diff_fp32"] = round(diff, 6)
             print(json.dumps(row), flush=True)
             rows.append(row)
     return rows
@@ -97,14 +111,18 @@ def main() -> None:
     parser.add_argument("--sizes", default="tiny,base")
     parser.add_argument("--batches", default="1,64")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--systems", default="fanyi,hf", help=f"of {', '.join(SYSTEMS)}")
     args = parser.parse_args()
+    systems = args.systems.split(",")
+    if not set(systems) <= set(SYSTEMS):
+        parser.error(f"--systems: choose among {', '.join(SYSTEMS)}")
     device = resolve_device(args.device)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
     batches = [int(b) for b in args.batches.split(",")]
     rows = []
     for size in args.sizes.split(","):
         try:
-            rows += measure_size(size, device, batches, args.rounds)
+            rows += measure_size(size, device, batches, args.rounds, systems)
         except Exception as error:  # one failing size costs its rows, not the others'
             rows.append({"size": size, "error": f"{type(error).__name__}: {error}"[:300]})
             print(json.dumps(rows[-1]), flush=True)

@@ -4,6 +4,7 @@ peer that computes fanyi's log-probabilities (else the decoding ratio would comp
 models)."""
 
 import json
+import shutil
 
 import pytest
 
@@ -47,3 +48,13 @@ def test_decoding_against_generate_on_the_same_weights(device):
         assert row["fanyi_tok_s"] > 0 and row["hf_generate_tok_s"] > 0
         ratio = row["fanyi_tok_s"] / row["hf_generate_tok_s"]
         assert row["ratio"] == pytest.approx(ratio, rel=0.03)  # reported to 2 decimals
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
+def test_compiled_decoding_is_timed_beside_the_eager_one(device):
+    args = ["--device", device, "--sizes", "tiny", "--batches", "2", "--rounds", "1"]
+    result = last_json(run_benchmark("gpu_decode.py", *args, "--systems", "fanyi-compiled,hf"))
+    for row in result["results"]:
+        assert "fanyi_tok_s" not in row and row["fanyi-compiled_tok_s"] > 0, row
+        ratio = row["fanyi-compiled_tok_s"] / row["hf_generate_tok_s"]
+        assert row["compiled_ratio"] == pytest.approx(ratio, rel=0.03)

@@ -5,6 +5,7 @@ fp32 (exact comparisons in fp32 hold on AVX2, AVX-512 and AMX hosts alike).
 Each search compiles once (TorchInductor, C++): about 20 s per test on two cores.
 """
 
+import copy
 import shutil
 import subprocess
 import sys
@@ -36,16 +37,18 @@ def sources() -> torch.Tensor:
 @pytest.mark.slow  # a C++ compile per search (about 20 s each)
 @needs_compiler
 @pytest.mark.parametrize("beam", [1, 3])
-def test_compiled_steps_decode_like_eager_ones(model, beam):
+def test_compiled_steps_decode_like_eager_ones(model, beam, device):
+    """On the test device: the CPU here, CUDA in scripts/gpu-check.sh (Triton kernels there)."""
     config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=12, dtype="fp32")
+    model = copy.deepcopy(model).to(device)
     compiled = prepare_model(model, DecodeConfig(**{**config.__dict__, "compile": True}))
     assert isinstance(compiled.decoder, CompiledDecoder)
     assert not isinstance(model.decoder, CompiledDecoder)  # the original is untouched
     calls = []
     step = compiled.decoder.compiled_step
     compiled.decoder.compiled_step = lambda *args: calls.append(1) or step(*args)
-    expected = decode(model, sources(), config, BOS, EOS)
-    got = decode(compiled, sources(), config, BOS, EOS)
+    expected = decode(model, sources().to(device), config, BOS, EOS)
+    got = decode(compiled, sources().to(device), config, BOS, EOS)
     assert len(calls) >= 12  # the steps of more than one row and one source ran compiled
     for want, have in zip(expected, got, strict=True):
         assert [h.tokens for h in have] == [h.tokens for h in want]

@@ -35,8 +35,11 @@ from .bf16 import pack_linear_maps
 
 # weights frozen in as constants (so TorchInductor packs them for oneDNN and fuses each residual
 # addition into its linear map), kernels called from C++; set around each call, since
-# ``torch.compile(options=...)`` was measured not to freeze
+# ``torch.compile(options=...)`` was measured not to freeze. On a GPU the kernels are Triton's,
+# launched by TorchInductor's Python wrapper: its C++ one wants the CUDA toolkit's headers,
+# which a bare image may lack (docs/gpu.md)
 INDUCTOR_CONFIG = {"freezing": True, "cpp_wrapper": True}
+GPU_INDUCTOR_CONFIG = {"freezing": True}
 
 
 def compile_decoder(model: Transformer) -> Transformer:
@@ -85,7 +88,8 @@ class CompiledDecoder(Decoder):
         _mark_dynamic([x], [0])
         _mark_dynamic(keys + values + memory_keys + memory_values, [0, 2])
         _mark_dynamic([memory_bias], [0, 2])
-        with inductor_config.patch(INDUCTOR_CONFIG):
+        options = INDUCTOR_CONFIG if x.device.type == "cpu" else GPU_INDUCTOR_CONFIG
+        with inductor_config.patch(options):
             hidden = self.compiled_step(
                 x, position, keys, values, memory_keys, memory_values, memory_bias, state.group
             )
