@@ -26,6 +26,9 @@ BLEU_TOKENIZERS = {HAN_SCRIPT: "zh", LATIN_SCRIPT: "13a"}  # sacreBLEU's, by the
 # CJK Unified Ideographs, Extension A, Compatibility Ideographs, Extensions B-H: the one Han range.
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _HAN_CHAR = re.compile(f"[{HAN}]")
+# What text in a Latin-script language never holds: Han, CJK symbols and punctuation (、。「」),
+# full-width forms (，？！ and full-width letters, which NFKC folds)
+_FOREIGN_TO_LATIN = re.compile(f"[{HAN}\u3000-\u303f\uff00-\uffef]")
 _UNITS = re.compile(f"[{HAN}]|[^\\s{HAN}]+")
 _TAG = re.compile(r"<2[a-z]+>")
 
@@ -38,6 +41,13 @@ def script_of(lang: str) -> str:
 def has_han(text: str) -> bool:
     """Whether ``text`` holds a Han character."""
     return _HAN_CHAR.search(text) is not None
+
+
+def foreign_to(lang: str, piece: str) -> bool:
+    """Whether ``piece`` holds a character that text in ``lang`` never does: a Han character or
+    CJK punctuation in a Latin-script language. Nothing is foreign to Chinese, whose text keeps
+    Latin names and numbers."""
+    return script_of(lang) == LATIN_SCRIPT and _FOREIGN_TO_LATIN.search(piece) is not None
 
 
 def script_of_text(text: str) -> str:

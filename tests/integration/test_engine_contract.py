@@ -113,3 +113,16 @@ def test_the_same_tokens_and_scores_through_a_target_prefix(engine, reference):
         for a, b, prefix in zip(theirs, ours, prefixes, strict=True):
             assert all(h.tokens[: len(prefix)] == prefix for h in a)
             assert [h.log_prob for h in a] == pytest.approx([h.log_prob for h in b], abs=1e-3)
+
+
+def test_suppressed_ids_are_never_generated(engine, reference):
+    """``suppress_ids`` (CTranslate2's ``suppress_sequences`` of one piece each): the ids each
+    translation began with appear in no hypothesis. CTranslate2 masks them before its softmax (the
+    other pieces share their mass), fanyi after it (a path the model wanted them on pays for it:
+    docs/decoding.md), so the two may rank the remaining hypotheses apart."""
+    ids = sources(reference)
+    first = {hyps[0].tokens[0] for hyps in reference.engine.decode(ids, SEARCHES["beam"])}
+    options = SearchOptions(beam=4, n_best=2, suppress_ids=sorted(first))
+    found = engine.decode(ids, options, lambda: None)
+    assert all(len(hyps) == 2 for hyps in found)
+    assert not first & {token for hyps in found for h in hyps for token in h.tokens}

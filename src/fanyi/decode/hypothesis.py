@@ -72,9 +72,11 @@ def step_log_probs(
     tokens: Tensor,
     state: StateT,
     need_attention: bool,
+    suppressed: Tensor | None = None,
 ) -> tuple[Tensor, Tensor | None]:
-    """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider)
-    and, if asked, the last layer's cross-attention averaged over heads (b x s)."""
+    """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider;
+    padding and the ``suppressed`` ids never) and, if asked, the last layer's cross-attention
+    averaged over heads (b x s)."""
     hidden, weights = model.decode_step(tokens, state, need_attention)
     logits = model.generator.logits(hidden[:, -1])  # b x V
     if logits.dtype not in (torch.float32, torch.float64):
@@ -82,7 +84,18 @@ def step_log_probs(
     attention = weights[-1].float().mean(dim=1)[:, -1] if need_attention else None
     log_probs = logits.log_softmax(dim=-1)
     log_probs[:, model.config.pad_id] = float("-inf")  # padding is never part of a translation
+    if suppressed is not None:  # after the softmax: a path the model wanted them on pays for it
+        log_probs.index_fill_(1, suppressed, float("-inf"))
     return log_probs, attention
+
+
+def suppressed_ids(config: SearchOptions, src: Tensor, forced: Tensor | None) -> Tensor | None:
+    """``config.suppress_ids`` on the device of ``src``, less the ids of the target prefixes
+    (``forced``: a user's own text is never refused); None for none. One upload per search."""
+    if not config.suppress_ids:
+        return None
+    ids = torch.tensor(config.suppress_ids, dtype=torch.long, device=src.device)
+    return ids if forced is None else ids[~torch.isin(ids, forced)]
 
 
 def constrain(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -46,6 +47,11 @@ class SearchOptions:
     max_len_a: float = 1.5
     max_len_b: int = 10
     min_len: int = 0
+    # a translation holds only characters of its language's script and the shared ones: no Han
+    # character or CJK punctuation in English (the pieces holding one are suppressed); a target
+    # prefix's own pieces are always allowed
+    target_script_only: bool = True
+    suppress_ids: list[int] = field(default_factory=list)  # target ids never generated
     sampling: bool = False  # draw tokens instead of searching (beam is then ignored)
     temperature: float = 1.0
     top_k: int = 0  # sample among the k most probable tokens; 0 = all
@@ -90,8 +96,19 @@ class SearchOptions:
             raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
         if not all(_is_number(w) and w >= 0 for w in weights.values()):
             raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
+        if not all(_is_id(i) for i in self.suppress_ids):
+            raise ValueError(f"suppress_ids needs token ids (integers ≥ 0): {self.suppress_ids}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
+
+    @property
+    def per_target(self) -> bool:
+        """Whether translations into different languages are searched apart (``for_target``)."""
+        return bool(
+            self.length_penalty_by_target
+            or self.rerank_backward_by_target
+            or self.target_script_only
+        )
 
     @property
     def reranks(self) -> bool:
@@ -134,15 +151,24 @@ def within(name: str, value: int, low: int, high: int) -> None:
         raise ValueError(f"{name} must be between {low} and {high}, not {value}")
 
 
-def for_target(options: SearchOptions, lang: str) -> SearchOptions:
-    """``options`` for translations into ``lang``: its α and λ from the ``…_by_target`` maps."""
+def for_target(options: SearchOptions, lang: str, foreign: Sequence[int] = ()) -> SearchOptions:
+    """``options`` for translations into ``lang``: its α and λ from the ``…_by_target`` maps and,
+    with ``target_script_only``, the ids of the pieces ``foreign`` to its script suppressed."""
+    suppressed = [*options.suppress_ids, *foreign] if options.target_script_only else None
     return dataclasses.replace(
         options,
         length_penalty=options.length_penalty_by_target.get(lang, options.length_penalty),
         length_penalty_by_target={},
         rerank_backward=options.rerank_backward_by_target.get(lang, options.rerank_backward),
         rerank_backward_by_target={},
+        target_script_only=False,
+        suppress_ids=options.suppress_ids if suppressed is None else suppressed,
     )
+
+
+def _is_id(value: object) -> bool:
+    """An int ≥ 0 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _is_number(value: object) -> bool:

@@ -1,5 +1,5 @@
-"""The searches one batch of sources needs: apart per target language where its α or λ differ,
-and, with ``rerank_backward``, the whole beam reranked by the backward score (``rerank.py``)."""
+"""The searches one batch of sources needs: apart per target language where its α, λ or
+suppressed pieces differ (``SearchOptions.per_target``), and, with ``rerank_backward``, the whole beam reranked by the backward score (``rerank.py``)."""
 
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ def search_by_target(
     between_steps: StepHook,
     prefixes: list[list[int]] | None = None,
 ) -> list[list[Hypothesis]]:
-    """Decode all together, or each target language apart where its α or λ differ (each source
-    through its target prefix, ``prefixes``)."""
-    if not (options.length_penalty_by_target or options.rerank_backward_by_target):
+    """Decode all together, or each target language apart where its α, λ or suppressed pieces
+    differ (each source through its target prefix, ``prefixes``)."""
+    if not options.per_target:
         return search(engine, text, sources, targets, options, between_steps, prefixes)
     results: list[list[Hypothesis]] = [[] for _ in sources]
     for lang in sorted(set(targets)):
         rows = [i for i, t in enumerate(targets) if t == lang]
-        part, chosen = [sources[i] for i in rows], for_target(options, lang)
+        part, chosen = [sources[i] for i in rows], for_target(options, lang, text.foreign(lang))
         forced = prefixes and [prefixes[i] for i in rows]
         found = search(engine, text, part, [lang] * len(rows), chosen, between_steps, forced)
         for i, hypotheses in zip(rows, found, strict=True):

@@ -3,7 +3,7 @@ tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its
 
 from __future__ import annotations
 
-from ..lang import Languages, Normalizer, add_tag, split_sentences
+from ..lang import Languages, Normalizer, add_tag, foreign_to, split_sentences
 from ..sections import Checkpoint
 from .long_input import TooLong, fitting, too_long
 from .options import SearchOptions
@@ -21,6 +21,17 @@ class SourceText:
         self.src_vocab, self.tgt_vocab = checkpoint.vocabularies()
         self.model = checkpoint.model  # special ids, max_len
         self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
+        self._foreign: dict[str, list[int]] = {}
+
+    def foreign(self, to: str) -> list[int]:
+        """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
+        those ``target_script_only`` suppresses. Listed once per language."""
+        if to not in self._foreign:
+            vocab = self.tgt_vocab
+            self._foreign[to] = [
+                i for i in range(len(vocab)) if foreign_to(to, vocab.id_to_piece(i))
+            ]
+        return self._foreign[to]
 
     def ids(self, text: str, to: str) -> list[int]:
         """The ids the model reads for ``text`` (one sentence) into ``to``: tag, pieces, EOS."""

@@ -105,7 +105,7 @@ class Translator:
         work = [self.text.prepare(t, to, chosen, p) for t, p in zip(texts, prefixes, strict=True)]
         pieces = [(text, i) for text in work for i in range(len(text.pieces))]
         lengths = [len(text.pieces[i]) for text, i in pieces]
-        apart = bool(chosen.length_penalty_by_target or chosen.rerank_backward_by_target)
+        apart = chosen.per_target
         order = sorted(range(len(pieces)), key=lambda i: (apart and pieces[i][0].to, lengths[i]))
         batches = token_batches(order, lengths, self.engine.options.batch_tokens)
         for text in in_order(
@@ -152,6 +152,11 @@ class Translator:
         """Refuse ``options`` this model cannot decode by."""
         if options.reranks and not self.checkpoint.data.bidirectional:
             raise ValueError("rerank_backward needs a model that translates both ways")
+        size, eos = len(self.text.tgt_vocab), self.text.model.eos_id
+        if any(i >= size or i == eos for i in options.suppress_ids):
+            raise ValueError(
+                f"suppress_ids must be ids of the target vocabulary (< {size}), not EOS"
+            )
 
 
 def per_text(prefix: str | Sequence[str | None] | None, n: int) -> list[str | None]:

@@ -125,6 +125,9 @@ class CTranslate2Engine:
         so the prefix's log-probability (``score_batch``) is added back."""
         tokens = [_pieces(self.src_vocab, ids) for ids in sources]
         search = self._search(options, limit)
+        own = {i for p in prefixes for i in p}  # a target prefix's pieces are never refused
+        refused = [[self.tgt_vocab.id_to_piece(i)] for i in options.suppress_ids if i not in own]
+        search["suppress_sequences"] = self.suppressed + refused
         forced = [0.0] * len(sources)
         if any(prefixes):
             search["target_prefix"] = [_pieces(self.tgt_vocab, p) for p in prefixes]

@@ -55,6 +55,9 @@ class TranslateRequest(BaseModel):
     no_repeat_ngram_size: StrictInt | None = Field(
         None, description="no n-gram of this size twice; 0 = off"
     )
+    target_script_only: StrictBool | None = Field(
+        None, description="only the target language's script: no Han characters in English"
+    )
 
 
 class Candidate(BaseModel):
