@@ -67,8 +67,12 @@ def sentences(bundled_test_pairs):
 
 @pytest.mark.parametrize("beam", [1, 5])
 def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
-    fanyi = Translator.load(MODEL, dtype="fp32")
-    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2")
+    """Exactly, without suppressed pieces: CTranslate2 suppresses before its softmax, fanyi after
+    (``target_script_only``, docs/decoding.md), so with them a beam may rank apart."""
+    fanyi = Translator.load(MODEL, dtype="fp32", target_script_only=False)
+    ctranslate2 = Translator.load(
+        exported["float32"], engine="ctranslate2", target_script_only=False
+    )
     for to in ("en", "zh"):
         texts = [s for s, lang in sentences if lang == to]
         ours = fanyi.translate(texts, to=to, beam=beam)
@@ -84,8 +88,9 @@ def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam):
 def test_ctranslate2_reranks_as_fanyi(exported, sentences):
     """Reranking needs log P(y | x) of given pairs: CTranslate2's score_batch gives fanyi's (the
     log-probabilities fanyi's beam kept for its own translations), and both rerank alike."""
-    fanyi = Translator.load(MODEL, dtype="fp32", rerank_backward=0.5)
-    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2", rerank_backward=0.5)
+    options = {"rerank_backward": 0.5, "target_script_only": False}  # as above
+    fanyi = Translator.load(MODEL, dtype="fp32", **options)
+    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2", **options)
     texts = [s for s, lang in sentences if lang == "en"][:30]
     best = [r.candidates[0] for r in fanyi.translate(texts, to="en", beam=1)]
     sources = [fanyi.text.ids(t, "en") for t in texts]

@@ -189,6 +189,8 @@ def test_every_decode_config_key_is_a_flag(command):
         "attention": "true",
         "repetition_penalty": "1.2",
         "no_repeat_ngram_size": "3",
+        "target_script_only": "false",
+        "suppress_ids": "5,17",
     }
     assert set(values) == {f.name for f in dataclasses.fields(DecodeConfig)}
     flags = [x for key, value in values.items() for x in (f"--{key.replace('_', '-')}", value)]
@@ -201,7 +203,8 @@ def test_every_decode_config_key_is_a_flag(command):
         rerank_backward=0.5, rerank_backward_by_target={"zh": 1.0}, max_len_a=0.5, max_len_b=4, min_len=1,
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",
         auto_dtypes=["fp32", "int8"], workers=2, compile=True, split_sentences=False, long_input="error",
-        attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3,
+        attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3, target_script_only=False,
+        suppress_ids=[5, 17],
     )  # fmt: skip
 
 
@@ -273,8 +276,8 @@ def test_a_file_is_written_as_it_goes_and_a_line_that_fails_fails_alone(
         LINES[0],
         "谢谢。",
         LINES[5],
-        "我们明天一起去北京看看我的老朋友吧。",
-    ]  # the last: longest
+        "Let us go to Beijing tomorrow and see my old friends.",
+    ]  # the last: the longest into Chinese, decoded last (into English first: one target a batch)
     source = tmp_path / "in.txt"
     source.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     search = NativeEngine.decode
@@ -283,7 +286,7 @@ def test_a_file_is_written_as_it_goes_and_a_line_that_fails_fails_alone(
         text = SourceText(self.checkpoint)
         if text.ids(lines[1], "en") in sources:
             raise RuntimeError("out of memory")
-        if text.ids(lines[3], "en") in sources:
+        if text.ids(lines[3], "zh") in sources:
             raise KeyboardInterrupt  # Ctrl-C in the middle of the file
         return search(self, sources, *args)
 

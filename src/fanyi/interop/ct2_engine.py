@@ -25,6 +25,7 @@ import torch
 from torch import Tensor
 
 from ..data.batching import token_batches
+from ..decode.finished import best_first
 from ..decode.hypothesis import Hypothesis, StepHook, finish, no_pause
 from ..decode.options import LoadOptions, SearchOptions
 from ..device import resolve_device
@@ -134,9 +135,31 @@ class CTranslate2Engine:
             scored = self.translator.score_batch(tokens, search["target_prefix"])
             forced = [sum(r.log_probs[: len(p)]) for r, p in zip(scored, prefixes, strict=True)]
         found = self.translator.translate_batch(tokens, **search)
-        return [
+        hypotheses = [
             self._hypotheses(result, options, before)
             for result, before in zip(found, forced, strict=True)
+        ]
+        if refused:
+            hypotheses = self._rescored(tokens, hypotheses, options.length_penalty)
+        return [best_first(hyps, options.n_best) for hyps in hypotheses]
+
+    def _rescored(
+        self, sources: list[list[str]], found: list[list[Hypothesis]], alpha: float
+    ) -> list[list[Hypothesis]]:
+        """``found`` with the model's own log P (one ``score_batch``): CTranslate2 suppresses
+        pieces before its softmax, so its scores share their mass out; fanyi's do not."""
+        pairs = [(source, h) for source, hyps in zip(sources, found, strict=True) for h in hyps]
+        scored = iter(
+            self.translator.score_batch(
+                [source for source, _ in pairs],
+                [_pieces(self.tgt_vocab, h.tokens) for _, h in pairs],
+                max_batch_size=self.options.batch_tokens,
+                batch_type="tokens",
+            )
+        )
+        return [
+            [finish(h.tokens, sum(next(scored).log_probs), alpha, h.attention) for h in hyps]
+            for hyps in found
         ]
 
     def log_likelihoods(
@@ -201,7 +224,7 @@ class CTranslate2Engine:
             words = pieces[:-1] if pieces and pieces[-1] == eos else pieces
             ids = [self.tgt_vocab.piece_to_id(p) for p in words]
             hypotheses.append(finish(ids, log_prob, options.length_penalty, _tensor(weights)))
-        return sorted(hypotheses, key=lambda h: h.score, reverse=True)[: options.n_best]
+        return hypotheses
 
 
 def compute_type(dtype: str, device: str) -> str:
