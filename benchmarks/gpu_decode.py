@@ -36,6 +36,7 @@ SIZES = {
 }
 NEW_TOKENS = 30
 SYSTEMS = ("fanyi", "fanyi-compiled", "hf")
+RATIOS = {"fanyi": "ratio", "fanyi-compiled": "compiled_ratio"}  # each against generate
 
 
 def fanyi_run(model, src: Tensor, beam: int, dtype: str) -> Callable[[], int]:
@@ -92,13 +93,12 @@ def measure_size(
             for _ in range(rounds):
                 for key, run in runs.items():
                     figures[key].append(timed(run, device))
+            speed = {k: statistics.median(v) for k, v in figures.items()}
             row = {"size": name, "batch": batch, "beam": beam, "dtype": dtype}
-            row |= {f"{k}_tok_s": round(statistics.median(v), 1) for k, v in figures.items()}
-            if "hf" in figures:
-                hf = row.pop("hf_tok_s")
-                row["hf_generate_tok_s"] = hf
-                names = {"fanyi": "ratio", "fanyi-compiled": "compiled_ratio"}
-                row |= {names[k]: round(row[f"{k}_tok_s"] / hf, 2) for k in models if k in runs}
+            row |= {f"{k}_tok_s": round(v, 1) for k, v in speed.items() if k != "hf"}
+            if "hf" in speed:
+                row["hf_generate_tok_s"] = round(speed["hf"], 1)
+                row |= {RATIOS[k]: round(v / speed["hf"], 2) for k, v in speed.items() if k != "hf"}
             row["max_logprob_diff_fp32"] = round(diff, 6)
             print(json.dumps(row), flush=True)
             rows.append(row)

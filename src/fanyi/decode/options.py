@@ -154,7 +154,7 @@ def within(name: str, value: int, low: int, high: int) -> None:
 def for_target(options: SearchOptions, lang: str, foreign: Sequence[int] = ()) -> SearchOptions:
     """``options`` for translations into ``lang``: its α and λ from the ``…_by_target`` maps and,
     with ``target_script_only``, the ids of the pieces ``foreign`` to its script suppressed."""
-    suppressed = [*options.suppress_ids, *foreign] if options.target_script_only else None
+    foreign = foreign if options.target_script_only else ()
     return dataclasses.replace(
         options,
         length_penalty=options.length_penalty_by_target.get(lang, options.length_penalty),
@@ -162,7 +162,7 @@ def for_target(options: SearchOptions, lang: str, foreign: Sequence[int] = ()) -
         rerank_backward=options.rerank_backward_by_target.get(lang, options.rerank_backward),
         rerank_backward_by_target={},
         target_script_only=False,
-        suppress_ids=options.suppress_ids if suppressed is None else suppressed,
+        suppress_ids=[*options.suppress_ids, *foreign],
     )
 
 

@@ -1,5 +1,6 @@
 """The searches one batch of sources needs: apart per target language where its α, λ or
-suppressed pieces differ (``SearchOptions.per_target``), and, with ``rerank_backward``, the whole beam reranked by the backward score (``rerank.py``)."""
+suppressed pieces differ (``SearchOptions.per_target``), and, with ``rerank_backward``, the whole
+beam reranked by the backward score (``rerank.py``)."""
 
 from __future__ import annotations
 
