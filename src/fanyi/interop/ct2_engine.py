@@ -136,12 +136,13 @@ class CTranslate2Engine:
             forced = [sum(r.log_probs[: len(p)]) for r, p in zip(scored, prefixes, strict=True)]
         found = self.translator.translate_batch(tokens, **search)
         hypotheses = [
-            self._hypotheses(result, options, before)
+            best_first(self._hypotheses(result, options, before), options.n_best)
             for result, before in zip(found, forced, strict=True)
         ]
-        if refused:
-            hypotheses = self._rescored(tokens, hypotheses, options.length_penalty)
-        return [best_first(hyps, options.n_best) for hyps in hypotheses]
+        if not refused:
+            return hypotheses
+        rescored = self._rescored(tokens, hypotheses, options.length_penalty)  # the n-best only
+        return [best_first(hyps, options.n_best) for hyps in rescored]
 
     def _rescored(
         self, sources: list[list[str]], found: list[list[Hypothesis]], alpha: float
