@@ -321,14 +321,48 @@ def average_run(
     if len(kept) < last:
         raise ValueError(f"{run_dir} keeps {len(kept)} checkpoint(s), fewer than --last {last}")
     chosen = [run_dir / name for name in kept[-last:]]
-    newest = read_checkpoint(chosen[-1])
+    return _write_average(chosen, chosen[-1], [p.name for p in chosen], out, dtype)
+
+
+def average_models(
+    paths: Sequence[str | Path],
+    out: str | Path,
+    dtype: str = "fp32",
+    overwrite: bool = False,
+    labels: Sequence[str] | None = None,
+) -> Path:
+    """A "model soup" (Wortsman et al. 2022): the uniform mean of the weights of several models
+    of one config and vocabulary, each fine-tuned from the same one (a run directory stands for
+    its best checkpoint). ``out`` takes the first model's configs, decoding defaults included,
+    and records ``labels`` (default the paths) as what it was averaged from."""
+    out = claim_output(out, overwrite)
+    chosen = [resolve(p) for p in paths]
+    vocab = vocab_bytes(chosen[0])
+    for path in chosen[1:]:
+        if vocab_bytes(path) != vocab:
+            raise ValueError(f"cannot average {chosen[0]} and {path}: their vocabularies differ")
+    return _write_average(chosen, chosen[0], list(labels or map(str, paths)), out, dtype)
+
+
+def vocab_bytes(model_dir: Path) -> tuple[bytes, bytes]:
+    """The bytes of a model's source and target SentencePiece models."""
+    checkpoint = read_checkpoint(model_dir)
+    return checkpoint.src_spm.read_bytes(), checkpoint.tgt_spm.read_bytes()
+
+
+def _write_average(
+    chosen: Sequence[Path], template: Path, names: list[str], out: Path, dtype: str
+) -> Path:
+    """Write the mean of ``chosen`` at ``out`` with ``template``'s configs and vocabulary,
+    recording ``names`` as what it was averaged from, stored in ``dtype``."""
+    newest = read_checkpoint(template)
     model = build_model(newest.model)
-    load_into(model, average_checkpoints(chosen), chosen[-1] / MODEL_FILE)
-    sections = yaml.load((chosen[-1] / CONFIG_FILE).read_text(encoding="utf-8"), SAFE_LOADER)
+    load_into(model, average_checkpoints(chosen), template / MODEL_FILE)
+    sections = yaml.load((template / CONFIG_FILE).read_text(encoding="utf-8"), SAFE_LOADER)
     sections["checkpoint"] = {
         **sections.get("checkpoint", {}),
         "metrics": {},
-        "averaged_from": [p.name for p in chosen],
+        "averaged_from": names,
     }
     vocab_files = [newest.src_spm, newest.tgt_spm]
     if dtype != "int8":

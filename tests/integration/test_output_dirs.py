@@ -25,10 +25,11 @@ def commands(tmp_path_factory) -> dict[str, list[str]]:
         "ensemble": ["ensemble", str(model), str(model)],
         "convert": ["convert", str(marian)],
         "average": ["average", str(model.parent), "--last", "1"],  # the model's run
+        "soup": ["average", "--models", str(model), str(model)],
     }
 
 
-@pytest.mark.parametrize("command", ["ensemble", "convert", "average"])
+@pytest.mark.parametrize("command", ["ensemble", "convert", "average", "soup"])
 def test_a_users_directory_is_refused_and_kept(commands, command, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
@@ -40,7 +41,7 @@ def test_a_users_directory_is_refused_and_kept(commands, command, tmp_path, caps
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary directory left
 
 
-@pytest.mark.parametrize("command", ["ensemble", "convert", "average"])
+@pytest.mark.parametrize("command", ["ensemble", "convert", "average", "soup"])
 def test_a_fanyi_model_is_replaced_only_with_overwrite(commands, command, tmp_path, capsys):
     out = tmp_path / "out"
     assert main([*commands[command], "-o", str(out)]) == 0
@@ -65,3 +66,10 @@ def test_a_failed_write_leaves_nothing_and_names_the_destination(tmp_path):
         (tmp / "model.bin").write_bytes(b"half")
         raise OSError(errno.ENOSPC, "No space left on device")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_soup_needs_an_output_and_one_kind_of_input(commands, capsys):
+    assert main(commands["soup"]) == 2
+    assert "--models needs -o OUT" in capsys.readouterr().err
+    assert main([*commands["average"], *commands["soup"][1:], "-o", "x"]) == 2
+    assert "either a RUN directory or --models" in capsys.readouterr().err

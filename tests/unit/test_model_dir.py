@@ -167,6 +167,28 @@ def test_averaging_is_the_elementwise_mean(tmp_path):
     assert not (out / STATE_JSON).exists()
 
 
+def test_a_soup_is_the_mean_of_several_models_with_the_first_ones_configs(tmp_path):
+    first, a = _write(tmp_path, name="a", seed=1)
+    second, b = _write(tmp_path, name="b", seed=2)
+    ckpt.write_decode_defaults(a, {"length_penalty": 3.0})
+    out = ckpt.average_models([a, b], tmp_path / "soup", labels=["A", "B"])
+    model, checkpoint = load_model(out)
+    name = "encoder.layers.0.self_attn.in_proj.weight"
+    expected = (first.state_dict()[name] + second.state_dict()[name]) / 2
+    torch.testing.assert_close(model.state_dict()[name], expected, rtol=0, atol=1e-7)
+    assert checkpoint.info.averaged_from == ["A", "B"]
+    assert yaml.safe_load((out / ckpt.CONFIG_FILE).read_text())["decode"]["length_penalty"] == 3.0
+
+
+def test_models_of_different_vocabularies_are_not_averaged(tmp_path):
+    _, a = _write(tmp_path, name="a", seed=1)
+    _, b = _write(tmp_path, name="b", seed=2)
+    (b / "spm.model").write_bytes(b"another sentencepiece model")
+    with pytest.raises(ValueError, match="vocabularies differ"):
+        ckpt.average_models([a, b], tmp_path / "soup")
+    assert not (tmp_path / "soup").exists()
+
+
 def test_averaged_model_stored_in_fp16_is_half_the_size_and_loads(tmp_path):
     models = [_write(tmp_path, name=f"step-{s}", seed=s)[0] for s in (1, 2)]
     for s in (1, 2):

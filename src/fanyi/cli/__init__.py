@@ -28,7 +28,7 @@ COMMANDS = {
     "prepare": "clean, split and encode a parallel corpus into a data directory",
     "data": "corpora: downloads, and real-text sources (docs, news, captions, CC-CEDICT, OPUS) as TSV",
     "train": "train a Transformer on a prepared data directory",
-    "average": "average the parameters of a run's last checkpoints",
+    "average": "average the parameters of a run's last checkpoints, or of several models",
     "ensemble": "combine trained models into one ensemble that translates by their mean prediction",
     "convert": "import a Hugging Face MarianMT (OPUS-MT) model",
     "export": "a model as CTranslate2 or Hugging Face MarianMT",

@@ -1,27 +1,38 @@
-"""``fanyi average RUN --last K [-o OUT]``: average the last K checkpoints of a run."""
+"""``fanyi average RUN --last K [-o OUT]``: average the last K checkpoints of a run;
+``fanyi average --models A B … -o OUT``: average several models of one config (a soup)."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..model_dir import STORAGE_FORMATS, average_run
+from ..decode.model_names import resolve_model_dir
+from ..model_dir import STORAGE_FORMATS, average_models, average_run
 from .flags import switch
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "average",
-        help="average the parameters of a run's last checkpoints",
+        help="average the parameters of a run's last checkpoints, or of several models",
         description="Checkpoint averaging, as for the paper's base models (§6.1: the last 5 "
-        "checkpoints). Writes a model directory without training state.",
+        "checkpoints). With --models, the mean of several models of one config and vocabulary, "
+        "each fine-tuned from the same one (a model soup). Writes a model directory without "
+        "training state.",
     )
-    parser.add_argument("run", metavar="RUN", help="a run directory written by `fanyi train`")
+    parser.add_argument("run", metavar="RUN", nargs="?", help="a run written by `fanyi train`")
     parser.add_argument(
         "--last",
         type=int,
         default=5,
         metavar="K",
         help="how many of the most recent kept checkpoints (default 5)",
+    )
+    parser.add_argument(
+        "--models",
+        nargs="+",
+        metavar="MODEL",
+        help="instead of RUN: model directories, bundled model names or run directories (their "
+        "best checkpoint) to average with equal weights; the first gives the configs; needs -o",
     )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="model directory to write (default RUN/averaged)"
@@ -41,5 +52,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    print(average_run(args.run, args.last, args.output, args.dtype, args.overwrite))
+    if (args.run is None) == (args.models is None):
+        raise ValueError("give either a RUN directory or --models (not both)")
+    if args.models is None:
+        print(average_run(args.run, args.last, args.output, args.dtype, args.overwrite))
+        return 0
+    if args.output is None:
+        raise ValueError("--models needs -o OUT: the model directory to write")
+    models = [resolve_model_dir(m) for m in args.models]
+    print(average_models(models, args.output, args.dtype, args.overwrite, args.models))
     return 0
