@@ -251,11 +251,12 @@ def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Tensor]:
     if any(c != configs[0] for c in configs):
         raise ValueError("cannot average checkpoints of different model configs")
     total: dict[str, Tensor] = {}
+    dtypes: dict[str, torch.dtype] = {}  # the first checkpoint's, as read
     for path in paths:
         for name, tensor in read_state_dict(resolve(path)).items():
+            dtypes.setdefault(name, tensor.dtype)
             total[name] = total.get(name, 0) + tensor.double()
-    reference = read_state_dict(resolve(paths[0]))
-    return {k: (v / len(paths)).to(reference[k].dtype) for k, v in total.items()}
+    return {k: (v / len(paths)).to(dtypes[k]) for k, v in total.items()}
 
 
 # --- a run directory's index of checkpoints ---
@@ -355,8 +356,8 @@ def _write_average(
 ) -> Path:
     """Write the mean of ``chosen`` at ``out`` with ``template``'s configs and vocabulary,
     recording ``names`` as what it was averaged from, stored in ``dtype``."""
-    newest = read_checkpoint(template)
-    model = build_model(newest.model)
+    checkpoint = read_checkpoint(template)
+    model = build_model(checkpoint.model)
     load_into(model, average_checkpoints(chosen), template / MODEL_FILE)
     sections = yaml.load((template / CONFIG_FILE).read_text(encoding="utf-8"), SAFE_LOADER)
     sections["checkpoint"] = {
@@ -364,7 +365,7 @@ def _write_average(
         "metrics": {},
         "averaged_from": names,
     }
-    vocab_files = [newest.src_spm, newest.tgt_spm]
+    vocab_files = [checkpoint.src_spm, checkpoint.tgt_spm]
     if dtype != "int8":
         model = model.to(STORAGE_DTYPES[dtype])
     return write_model_dir(out, model, sections, vocab_files, int8=dtype == "int8")
