@@ -10,7 +10,7 @@ Chinese, 13a for English); ends with one JSON line.
 
     python benchmarks/real_text.py [-m MODEL] [--sources data/sources] \\
         [--tatoeba data/real-zh-en] [--sets newstest2019,flores200-devtest,...] [--limit N] \\
-        [--beam 5] [--threads 2]
+        [--beam 5] [--threads 2] [--to en|zh] [--script-penalty B]
 
 --model defaults to the bundled model. A set whose files are missing is reported as skipped.
 """
@@ -101,15 +101,22 @@ def main() -> None:
     parser.add_argument("--beam", type=int, help="beam size (default: the model's)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--dtype", default="auto", help="fp32, bf16, int8 or auto (default)")
+    parser.add_argument("--to", choices=["en", "zh"], help="one direction only (default both)")
+    parser.add_argument("--script-penalty", type=float, help="β (default: the model's)")
     args = parser.parse_args()
     set_threads(args.threads)
-    translator = Translator.load(args.model, dtype=args.dtype)
+    search = {}  # else the model's β
+    if args.script_penalty is not None:  # into every language
+        search = {"script_penalty": args.script_penalty, "script_penalty_by_target": {}}
+    translator = Translator.load(args.model, dtype=args.dtype, **search)
     results: dict[str, dict] = {}
     for name, by_target in test_sets(args).items():
         if not by_target:
             print(f"{name}: skipped (no files)")
             results[name] = {"skipped": True}
         for to, items in sorted(by_target.items()):
+            if args.to and to != args.to:
+                continue
             scores = score_direction(translator, items[: args.limit], to, args.beam)
             results.setdefault(name, {})[f"→{to}"] = scores
             print(
@@ -124,6 +131,7 @@ def main() -> None:
             "beam": args.beam,
             "dtype": translator.engine.options.dtype,
             "limit": args.limit,
+            "script_penalty": translator.options.script_penalty,
             "results": results,
             "machine": machine(),
         }

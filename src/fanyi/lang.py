@@ -29,6 +29,7 @@ _HAN_CHAR = re.compile(f"[{HAN}]")
 # What text in a Latin-script language never holds: Han, CJK symbols and punctuation (、。「」),
 # full-width forms (，？！ and full-width letters, which NFKC folds)
 _FOREIGN_TO_LATIN = re.compile(f"[{HAN}\u3000-\u303f\uff00-\uffef]")
+_LATIN_LETTER = re.compile("[A-Za-z]")  # what an English word copied into Chinese holds
 _UNITS = re.compile(f"[{HAN}]|[^\\s{HAN}]+")
 _TAG = re.compile(r"<2[a-z]+>")
 
@@ -48,6 +49,15 @@ def foreign_to(lang: str, piece: str) -> bool:
     CJK punctuation in a Latin-script language. Nothing is foreign to Chinese, whose text keeps
     Latin names and numbers."""
     return script_of(lang) == LATIN_SCRIPT and _FOREIGN_TO_LATIN.search(piece) is not None
+
+
+def in_other_script(lang: str, piece: str) -> bool:
+    """Whether ``piece`` is written in the other language's script: Han or CJK punctuation in a
+    Latin-script language (``foreign_to``), a Latin letter in Chinese (an English word kept
+    untranslated; Chinese text may hold one, so such a piece is penalised, not suppressed)."""
+    if script_of(lang) == LATIN_SCRIPT:
+        return foreign_to(lang, piece)
+    return _LATIN_LETTER.search(piece) is not None
 
 
 def script_of_text(text: str) -> str:

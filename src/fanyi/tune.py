@@ -11,6 +11,8 @@ finds its defaults (GNMT, Wu et al. 2016, §7). Tune on dev only: the test split
 
 A bidirectional model may also rerank its beam by how well each hypothesis translates back
 (``rerank_backward``, decode/rerank.py); ``tune_rerank`` scores each weight λ with the chosen α.
+``tune_script_penalty`` then scores each β of ``script_penalty``: what a piece in the other
+language's script costs (an English word left untranslated in Chinese, decode/options.py).
 
 bf16 and int8 decode faster on some CPUs and may cost BLEU; ``tune_dtypes`` scores each with the
 chosen α, and the dtypes within ``TOLERANCE`` BLEU of fp32 in every direction become the model's
@@ -36,11 +38,13 @@ TOLERANCE = 0.3  # BLEU a faster dtype may lose against fp32, in every direction
 
 @dataclass
 class Trial:
-    """The scores of one length penalty (and reranking weight λ), per target language."""
+    """The scores of one length penalty (with a reranking weight λ and a script penalty β), per
+    target language."""
 
     length_penalty: float
     scores: dict[str, Scores]
     rerank_backward: float = 0.0
+    script_penalty: float = 0.0
 
     @property
     def mean_bleu(self) -> float:
@@ -80,6 +84,25 @@ def tune_rerank(
     found = _scores_with(translator, options, settings, data_dir, split, targets)
     alpha = (options or translator.options).length_penalty
     return [Trial(alpha, scores, w) for w, scores in zip(weights, found, strict=True)]
+
+
+def tune_script_penalty(
+    translator: Translator,
+    data_dir: str | Path,
+    betas: Sequence[float],
+    split: str = "dev",
+    targets: Sequence[str] | None = None,
+    options: SearchOptions | None = None,
+) -> list[Trial]:
+    """Score ``translator`` (with the α and λ of ``options``, default its own) with each script
+    penalty β in ``betas`` (0: none), into each of ``targets``."""
+    settings = [{"script_penalty": b, "script_penalty_by_target": {}} for b in betas]
+    found = _scores_with(translator, options, settings, data_dir, split, targets)
+    chosen = options or translator.options
+    return [
+        Trial(chosen.length_penalty, scores, chosen.rerank_backward, b)
+        for b, scores in zip(betas, found, strict=True)
+    ]
 
 
 def _scores_with(
@@ -157,9 +180,9 @@ def best_trial(trials: Sequence[Trial]) -> Trial:
 def best_per_target(
     trials: Sequence[Trial], min_length_ratio: float = 0.0, setting: str = "length_penalty"
 ) -> dict[str, float]:
-    """Per target language, the ``setting`` (α, or λ: ``rerank_backward``) of the highest BLEU
-    among the trials whose length ratio (output / reference) reaches ``min_length_ratio`` there;
-    among all, where none does."""
+    """Per target language, the ``setting`` (α, λ: ``rerank_backward``, or β: ``script_penalty``)
+    of the highest BLEU among the trials whose length ratio (output / reference) reaches
+    ``min_length_ratio`` there; among all, where none does."""
     chosen = {}
     for lang in trials[0].scores:
         long_enough = [t for t in trials if t.scores[lang].length_ratio >= min_length_ratio]

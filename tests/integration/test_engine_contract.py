@@ -126,3 +126,18 @@ def test_suppressed_ids_are_never_generated(engine, reference):
     found = engine.decode(ids, options, lambda: None)
     assert all(len(hyps) == 2 for hyps in found)
     assert not first & {token for hyps in found for h in hyps for token in h.tokens}
+
+
+def test_penalised_ids_cost_beta_each(engine, reference):
+    """``script_penalty`` β with ``penalized_ids``: each hypothesis's log P is the model's own less
+    β for each penalised piece it holds. fanyi steers its search by them; CTranslate2, which has
+    no per-piece bias, rescores its beam's hypotheses (docs/decoding.md)."""
+    ids = sources(reference)
+    first = sorted({hyps[0].tokens[0] for hyps in reference.engine.decode(ids, SEARCHES["beam"])})
+    options = SearchOptions(beam=4, n_best=2, penalized_ids=first, script_penalty=1.0)
+    found = engine.decode(ids, options, lambda: None)
+    pairs = [(source, h) for source, hyps in zip(ids, found, strict=True) for h in hyps]
+    own = reference.engine.log_likelihoods([s for s, _ in pairs], [h.tokens for _, h in pairs])
+    for (_, h), log_p in zip(pairs, own, strict=True):
+        assert h.log_prob == pytest.approx(log_p - sum(t in first for t in h.tokens), abs=1e-3)
+    assert all(hyps[0].score >= hyps[1].score for hyps in found)  # best first, β included

@@ -188,6 +188,24 @@ def test_tune_rerank_scores_each_weight_as_evaluate_does_and_writes_the_best(
     assert Translator.load(model).options.rerank_backward == report["rerank_backward"]
 
 
+def test_tune_script_penalty_scores_each_beta_as_evaluate_does_and_writes_the_best(
+    trained, model, capsys
+):
+    data = data_of(trained)
+    args = ["tune", "-m", str(model), "--data", str(data), "--beam", "3", "--alphas", "1"]
+    assert main([*args, "--script-penalties", "0,3", "--write", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    report = json.loads(out[-1])
+    penalised = [line for line in out if "β=3" in line]
+    assert len(penalised) == 1  # β 0 prints as the plain α row
+    pairs = read_pairs(data, "dev", "zh")
+    alone = Translator.load(trained, beam=3, length_penalty=1.0, script_penalty=3.0)
+    bleu = evaluate(alone, pairs.sources, [pairs.references], "zh")[1].bleu
+    assert f"→zh BLEU {bleu:5.2f}" in penalised[0]
+    assert report["script_penalty"] in (0.0, 3.0)
+    assert Translator.load(model).options.script_penalty == report["script_penalty"]
+
+
 def test_a_weight_per_target_reranks_each_language_with_its_own(trained, model, capsys):
     """``rerank_backward_by_target``: written by tune --per-target --rerank-weights; each
     language's translations reranked with its λ in one call; a λ given alone applies to both."""

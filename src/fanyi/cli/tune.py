@@ -1,11 +1,13 @@
 """``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--rerank-weights 0,0.2,1]
-[--per-target] [--dtypes] [--write]``: choose the length penalty α on the dev split, print each
+[--script-penalties 0,0.5,1] [--per-target] [--dtypes] [--write]``: choose the length penalty α on the dev split, print each
 α's BLEU, brevity penalty and length ratio per direction (``--per-target``: also the best α into
 each language, among those whose output is long enough), and with ``--write`` store the best α
 in the model's ``config.yaml`` (section ``decode``), where ``fanyi translate``, ``evaluate``,
 ``serve`` and ``Translator.load`` take their defaults from. ``--rerank-weights`` then scores
 reranking by the backward score with each weight λ (bidirectional models) and keeps the best as
-``rerank_backward`` (with ``--per-target``, also the best λ into each language). ``--dtypes``
+``rerank_backward`` (with ``--per-target``, also the best λ into each language);
+``--script-penalties`` then scores each β of ``script_penalty`` (what each piece in the other
+language's script costs: an English word left in Chinese) and keeps the best. ``--dtypes``
 then scores fp32, bf16 and int8 with those and stores the dtypes within 0.3 BLEU of fp32 in every
 direction as ``auto_dtypes``: those ``--dtype auto`` (the default) may pick. Tuning decodes in
 fp32 unless ``--dtype`` says otherwise, so that its choice does not depend on the host.
@@ -29,6 +31,7 @@ from ..tune import (
     tune_dtypes,
     tune_length_penalty,
     tune_rerank,
+    tune_script_penalty,
 )
 from .flags import switch
 from .translate import add_model_arguments, load_translator
@@ -53,8 +56,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     switch(
         parser,
         "--per-target",
-        "also choose α (and λ) per target language (decode.length_penalty_by_target, "
-        "rerank_backward_by_target)",
+        "also choose α (and λ, β) per target language (decode.length_penalty_by_target, "
+        "rerank_backward_by_target, script_penalty_by_target)",
     )
     parser.add_argument(
         "--min-length-ratio",
@@ -63,11 +66,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="with --per-target: the best α among those whose output/reference length reaches "
         "this (e.g. 0.96)",
     )
-    parser.add_argument(
-        "--rerank-weights",
-        type=_weights,
-        help="weights λ of decode.rerank_backward to try, e.g. 0,0.3,1",
-    )
+    for flag, what in (
+        ("--rerank-weights", "weights λ of decode.rerank_backward to try, e.g. 0,0.3,1"),
+        ("--script-penalties", "script penalties β of decode.script_penalty to try, e.g. 0,0.5,1"),
+    ):
+        parser.add_argument(flag, type=_weights, help=what)
     switch(parser, "--dtypes", "also keep the dtypes within 0.3 BLEU of fp32")
     switch(parser, "--write", "store the choices in the model")
     switch(parser, "--json", "end with one JSON line")
@@ -94,10 +97,12 @@ def run(args: argparse.Namespace) -> int:
     elif translator.options.length_penalty_by_target:  # the model's would rule over the new α
         chosen["length_penalty_by_target"] = {}
     options = dataclasses.replace(translator.options, **chosen)
-    if args.rerank_weights is not None:
-        chosen.update(_rerank(translator, options, args, targets))
-        result.update({k: v for k, v in chosen.items() if k.startswith("rerank")})
-        options = dataclasses.replace(translator.options, **chosen)
+    for flag, tune in (("rerank_weights", _rerank), ("script_penalties", _script_penalty)):
+        if getattr(args, flag) is not None:
+            found = tune(translator, options, args, targets)
+            chosen.update(found)
+            result.update(found)
+            options = dataclasses.replace(translator.options, **chosen)
     if args.dtypes:
         dtype_trials = tune_dtypes(
             translator, args.data, split=args.split, targets=targets, options=options
@@ -135,6 +140,27 @@ def _rerank(
     return {"rerank_backward": best, "rerank_backward_by_target": by_target}
 
 
+def _script_penalty(
+    translator: Translator,
+    options: SearchOptions,
+    args: argparse.Namespace,
+    targets: list[str] | None,
+) -> dict:
+    """The script penalty β of the best mean BLEU with the chosen α and λ (each trial printed)
+    and, with ``--per-target``, the best β into each language."""
+    betas = args.script_penalties
+    trials = tune_script_penalty(translator, args.data, betas, args.split, targets, options)
+    for trial in trials:
+        print(_row(trial))
+    best = best_trial(trials).script_penalty
+    print(f"best β = {best:g}")
+    by_target = {}
+    if args.per_target:
+        by_target = best_per_target(trials, args.min_length_ratio, "script_penalty")
+        print("best β per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
+    return {"script_penalty": best, "script_penalty_by_target": by_target}
+
+
 def _weights(text: str) -> list[float]:
     """Comma-separated numbers ≥ 0: length penalties α or reranking weights λ."""
     try:
@@ -151,8 +177,10 @@ def _row(trial: Trial) -> str:
         f"→{to} BLEU {s.bleu:5.2f} BP {s.bp:.3f} ratio {s.length_ratio:.3f}"
         for to, s in trial.scores.items()
     ]
-    setting = f"α={trial.length_penalty:<4g} " + (
-        f"λ={trial.rerank_backward:<4g} " if trial.rerank_backward else ""
+    setting = (
+        f"α={trial.length_penalty:<4g} "
+        + (f"λ={trial.rerank_backward:<4g} " if trial.rerank_backward else "")
+        + (f"β={trial.script_penalty:<4g} " if trial.script_penalty else "")
     )
     return setting + " | ".join(cells) + f" | mean {trial.mean_bleu:.2f}"
 

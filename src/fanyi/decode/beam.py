@@ -25,9 +25,9 @@ from .hypothesis import (
     StepHook,
     constrain,
     no_pause,
+    piece_bias,
     source_lengths,
     step_log_probs,
-    suppressed_ids,
     target_limits,
 )
 from .options import SearchOptions
@@ -159,13 +159,13 @@ def beam_search(
     batch until the next check (``checks.py``)."""
     limits = target_limits(model, src, config, forced)
     seen = horizon(source_lengths(model, src), limits)
-    suppressed = suppressed_ids(config, src, forced)
+    bias = piece_bias(config, src, forced)
     beams, state = start_beams(model, src, config, bos_id, limits, forced)
     finished = Finished.start(src, config, seen, (eos_id, model.config.pad_id))
     for step in itertools.count():
         between_steps()
         tokens = beams.prefix[:, -1:]
-        log_probs, attention = step_log_probs(model, tokens, state, config.attention, suppressed)
+        log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
         penalise_repeats(log_probs, beams.prefix, config)
         limits = beams.limits.repeat_interleave(config.beam)
         constrain(log_probs, step, limits, config.min_len, eos_id, beams.forced, seen.first_limit)

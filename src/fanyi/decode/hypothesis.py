@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 from torch import Tensor
@@ -72,11 +73,11 @@ def step_log_probs(
     tokens: Tensor,
     state: StateT,
     need_attention: bool,
-    suppressed: Tensor | None = None,
+    bias: Bias | None = None,
 ) -> tuple[Tensor, Tensor | None]:
     """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider;
-    padding and the ``suppressed`` ids never) and, if asked, the last layer's cross-attention
-    averaged over heads (b x s)."""
+    padding never, and the ``bias`` of the suppressed and penalised ids added) and, if asked, the
+    last layer's cross-attention averaged over heads (b x s)."""
     hidden, weights = model.decode_step(tokens, state, need_attention)
     logits = model.generator.logits(hidden[:, -1])  # b x V
     if logits.dtype not in (torch.float32, torch.float64):
@@ -84,18 +85,34 @@ def step_log_probs(
     attention = weights[-1].float().mean(dim=1)[:, -1] if need_attention else None
     log_probs = logits.log_softmax(dim=-1)
     log_probs[:, model.config.pad_id] = float("-inf")  # padding is never part of a translation
-    if suppressed is not None:  # after the softmax: a path the model wanted them on pays for it
-        log_probs.index_fill_(1, suppressed, float("-inf"))
+    if bias is not None:  # after the softmax: a path the model wanted them on pays for it
+        values = bias.values.to(log_probs.dtype).expand(log_probs.size(0), -1)
+        log_probs.index_add_(1, bias.ids, values)
     return log_probs, attention
 
 
-def suppressed_ids(config: SearchOptions, src: Tensor, forced: Tensor | None) -> Tensor | None:
-    """``config.suppress_ids`` on the device of ``src``, less the ids of the target prefixes
-    (``forced``: a user's own text is never refused); None for none. One upload per search."""
-    if not config.suppress_ids:
+class Bias(NamedTuple):
+    """What some target ids add to their log-probability at every step: −∞ for a suppressed
+    id, −β for a penalised one (an id both is suppressed)."""
+
+    ids: Tensor
+    values: Tensor
+
+
+def piece_bias(config: SearchOptions, src: Tensor, forced: Tensor | None) -> Bias | None:
+    """``config.suppress_ids`` (−∞) and, with a ``script_penalty`` β, ``config.penalized_ids``
+    (−β) on the device of ``src``, less the ids of the target prefixes (``forced``: a user's own
+    text is never refused nor penalised); None for none. One upload per search."""
+    penalized = config.penalized_ids if config.script_penalty > 0 else []
+    if not config.suppress_ids and not penalized:
         return None
-    ids = torch.tensor(config.suppress_ids, dtype=torch.long, device=src.device)
-    return ids if forced is None else ids[~torch.isin(ids, forced)]
+    ids = torch.tensor([*config.suppress_ids, *penalized], dtype=torch.long, device=src.device)
+    values = [float("-inf")] * len(config.suppress_ids) + [-config.script_penalty] * len(penalized)
+    bias = Bias(ids, torch.tensor(values, dtype=torch.float32, device=src.device))
+    if forced is None:
+        return bias
+    kept = ~torch.isin(ids, forced)
+    return Bias(ids[kept], bias.values[kept])
 
 
 def constrain(

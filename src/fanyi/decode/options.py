@@ -52,6 +52,12 @@ class SearchOptions:
     # prefix's own pieces are always allowed
     target_script_only: bool = True
     suppress_ids: list[int] = field(default_factory=list)  # target ids never generated
+    # β: the log-probability each piece in the other language's script loses (lang.in_other_script:
+    # a Latin letter in Chinese, an English word left untranslated); 0 = off. Scores include it
+    script_penalty: float = 0.0
+    # β for translations into a language ({zh: 1}), over script_penalty (fanyi tune)
+    script_penalty_by_target: dict[str, float] = field(default_factory=dict)
+    penalized_ids: list[int] = field(default_factory=list)  # more target ids losing β each
     sampling: bool = False  # draw tokens instead of searching (beam is then ignored)
     temperature: float = 1.0
     top_k: int = 0  # sample among the k most probable tokens; 0 = all
@@ -96,8 +102,14 @@ class SearchOptions:
             raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
         if not all(_is_number(w) and w >= 0 for w in weights.values()):
             raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
-        if not all(_is_id(i) for i in self.suppress_ids):
-            raise ValueError(f"suppress_ids needs token ids (integers ≥ 0): {self.suppress_ids}")
+        if not all(_is_id(i) for i in [*self.suppress_ids, *self.penalized_ids]):
+            raise ValueError(
+                "suppress_ids and penalized_ids need token ids (integers ≥ 0): "
+                f"{self.suppress_ids}, {self.penalized_ids}"
+            )
+        betas = [self.script_penalty, *self.script_penalty_by_target.values()]
+        if not all(_is_number(b) and b >= 0 for b in betas):
+            raise ValueError(f"script_penalty (and by target) must be finite and ≥ 0: {betas}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
 
@@ -108,6 +120,8 @@ class SearchOptions:
             self.length_penalty_by_target
             or self.rerank_backward_by_target
             or self.target_script_only
+            or self.script_penalty_by_target
+            or self.script_penalty > 0
         )
 
     @property
@@ -151,10 +165,14 @@ def within(name: str, value: int, low: int, high: int) -> None:
         raise ValueError(f"{name} must be between {low} and {high}, not {value}")
 
 
-def for_target(options: SearchOptions, lang: str, foreign: Sequence[int] = ()) -> SearchOptions:
-    """``options`` for translations into ``lang``: its α and λ from the ``…_by_target`` maps and,
-    with ``target_script_only``, the ids of the pieces ``foreign`` to its script suppressed."""
+def for_target(
+    options: SearchOptions, lang: str, foreign: Sequence[int] = (), other: Sequence[int] = ()
+) -> SearchOptions:
+    """``options`` for translations into ``lang``: its α, λ and β from the ``…_by_target`` maps,
+    with ``target_script_only`` the ids of the pieces ``foreign`` to its script suppressed, and
+    with a β the ids of the pieces in the ``other`` script penalised."""
     foreign = foreign if options.target_script_only else ()
+    beta = options.script_penalty_by_target.get(lang, options.script_penalty)
     return dataclasses.replace(
         options,
         length_penalty=options.length_penalty_by_target.get(lang, options.length_penalty),
@@ -163,6 +181,9 @@ def for_target(options: SearchOptions, lang: str, foreign: Sequence[int] = ()) -
         rerank_backward_by_target={},
         target_script_only=False,
         suppress_ids=[*options.suppress_ids, *foreign],
+        script_penalty=beta,
+        script_penalty_by_target={},
+        penalized_ids=[*options.penalized_ids, *other] if beta else options.penalized_ids,
     )
 
 

@@ -1,4 +1,4 @@
-"""The searches one batch of sources needs: apart per target language where its α, λ or
+"""The searches one batch of sources needs: apart per target language where its α, λ, β or
 suppressed pieces differ (``SearchOptions.per_target``), and, with ``rerank_backward``, the whole
 beam reranked by the backward score (``rerank.py``)."""
 
@@ -23,14 +23,15 @@ def search_by_target(
     between_steps: StepHook,
     prefixes: list[list[int]] | None = None,
 ) -> list[list[Hypothesis]]:
-    """Decode all together, or each target language apart where its α, λ or suppressed pieces
-    differ (each source through its target prefix, ``prefixes``)."""
+    """Decode all together, or each target language apart where its α, λ, β or suppressed
+    pieces differ (each source through its target prefix, ``prefixes``)."""
     if not options.per_target:
         return search(engine, text, sources, targets, options, between_steps, prefixes)
     results: list[list[Hypothesis]] = [[] for _ in sources]
     for lang in sorted(set(targets)):
         rows = [i for i, t in enumerate(targets) if t == lang]
-        part, chosen = [sources[i] for i in rows], for_target(options, lang, text.foreign(lang))
+        chosen = for_target(options, lang, text.foreign(lang), text.other_script(lang))
+        part = [sources[i] for i in rows]
         forced = prefixes and [prefixes[i] for i in rows]
         found = search(engine, text, part, [lang] * len(rows), chosen, between_steps, forced)
         for i, hypotheses in zip(rows, found, strict=True):

@@ -25,9 +25,9 @@ from .hypothesis import (
     constrain,
     finish,
     no_pause,
+    piece_bias,
     source_lengths,
     step_log_probs,
-    suppressed_ids,
     target_limits,
 )
 from .long_input import check_lengths, join_pieces, split_long_sources
@@ -155,14 +155,14 @@ def single_path_search(
     pad_id = model.config.pad_id
     limits = target_limits(model, src, config, forced)
     seen = horizon(source_lengths(model, src), limits)
-    suppressed = suppressed_ids(config, src, forced)
+    bias = piece_bias(config, src, forced)
     state = model.start_decoding(src)
     live = _Paths.start(src, limits, bos_id, forced)
     outputs = _Outputs.start(src, seen.last_step, pad_id, config.attention)
     for step in itertools.count():
         between_steps()
         tokens = live.prefix[:, -1:]
-        log_probs, attention = step_log_probs(model, tokens, state, config.attention, suppressed)
+        log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
         penalise_repeats(log_probs, live.prefix, config)
         constrain(
             log_probs, step, live.limits, config.min_len, eos_id, live.forced, seen.first_limit

@@ -3,12 +3,17 @@ tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its
 
 from __future__ import annotations
 
-from ..lang import Languages, Normalizer, add_tag, foreign_to, split_sentences
+import re
+
+from ..data.vocab import BOS, EOS, PAD, UNK
+from ..lang import Languages, Normalizer, add_tag, foreign_to, in_other_script, split_sentences
 from ..sections import Checkpoint
 from .long_input import TooLong, fitting, too_long
 from .options import SearchOptions
 from .pending import Pending
 from .translation import unicode_problem
+
+BYTE_PIECE = re.compile("<0x[0-9A-F]{2}>")  # SentencePiece's byte fallback
 
 
 class SourceText:
@@ -22,6 +27,7 @@ class SourceText:
         self.model = checkpoint.model  # special ids, max_len
         self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
         self._foreign: dict[str, list[int]] = {}
+        self._other_script: dict[str, list[int]] = {}
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
@@ -32,6 +38,22 @@ class SourceText:
                 i for i in range(len(vocab)) if foreign_to(to, vocab.id_to_piece(i))
             ]
         return self._foreign[to]
+
+    def other_script(self, to: str) -> list[int]:
+        """The target ids whose pieces are in the other language's script for ``to``
+        (``lang.in_other_script``): those ``script_penalty`` penalises. Listed once per
+        language; the special pieces (``</s>``, tags) and the byte pieces (``<0xE4>``: a rare
+        character spelt in bytes) never."""
+        if to not in self._other_script:
+            vocab = self.tgt_vocab
+            special = {PAD, UNK, BOS, EOS, *vocab.tags}
+            pieces = map(vocab.id_to_piece, range(len(vocab)))
+            self._other_script[to] = [
+                i
+                for i, p in enumerate(pieces)
+                if p not in special and not BYTE_PIECE.fullmatch(p) and in_other_script(to, p)
+            ]
+        return self._other_script[to]
 
     def ids(self, text: str, to: str) -> list[int]:
         """The ids the model reads for ``text`` (one sentence) into ``to``: tag, pieces, EOS."""

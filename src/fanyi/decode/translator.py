@@ -153,9 +153,10 @@ class Translator:
         if options.reranks and not self.checkpoint.data.bidirectional:
             raise ValueError("rerank_backward needs a model that translates both ways")
         size, eos = len(self.text.tgt_vocab), self.text.model.eos_id
-        if any(i >= size or i == eos for i in options.suppress_ids):
+        if any(i >= size or i == eos for i in [*options.suppress_ids, *options.penalized_ids]):
             raise ValueError(
-                f"suppress_ids must be ids of the target vocabulary (< {size}), not EOS"
+                f"suppress_ids and penalized_ids must be ids of the target vocabulary (< {size}), "
+                "not EOS"
             )
 
 

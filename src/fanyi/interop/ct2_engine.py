@@ -135,14 +135,16 @@ class CTranslate2Engine:
             scored = self.translator.score_batch(tokens, search["target_prefix"])
             forced = [sum(r.log_probs[: len(p)]) for r, p in zip(scored, prefixes, strict=True)]
         found = self.translator.translate_batch(tokens, **search)
-        hypotheses = [
-            best_first(self._hypotheses(result, options, before), options.n_best)
-            for result, before in zip(found, forced, strict=True)
+        hypotheses = [  # all that CTranslate2 returns, best first
+            best_first(hyps, len(hyps))
+            for hyps in map(self._hypotheses, found, [options] * len(found), forced)
         ]
-        if not refused:
-            return hypotheses
-        rescored = self._rescored(tokens, hypotheses, options.length_penalty)  # the n-best only
-        return [best_first(hyps, options.n_best) for hyps in rescored]
+        if refused:  # the n-best only
+            best = [hyps[: options.n_best] for hyps in hypotheses]
+            hypotheses = self._rescored(tokens, best, options.length_penalty)
+        if options.script_penalty > 0 and options.penalized_ids:
+            hypotheses = [_penalised(hyps, options, own) for hyps in hypotheses]
+        return [best_first(hyps, options.n_best) for hyps in hypotheses]
 
     def _rescored(
         self, sources: list[list[str]], found: list[list[Hypothesis]], alpha: float
@@ -226,6 +228,24 @@ class CTranslate2Engine:
             ids = [self.tgt_vocab.piece_to_id(p) for p in words]
             hypotheses.append(finish(ids, log_prob, options.length_penalty, _tensor(weights)))
         return hypotheses
+
+
+def _penalised(
+    hypotheses: list[Hypothesis], options: SearchOptions, own: set[int]
+) -> list[Hypothesis]:
+    """``hypotheses`` with β (``script_penalty``) taken from log P for each penalised piece not
+    in the target prefix (``own``). CTranslate2 has no per-piece bias, so the beam's finished
+    hypotheses are rescored, not the search steered."""
+    penalized, beta = set(options.penalized_ids) - own, options.script_penalty
+    return [
+        finish(
+            h.tokens,
+            h.log_prob - beta * sum(i in penalized for i in h.tokens),
+            options.length_penalty,
+            h.attention,
+        )
+        for h in hypotheses
+    ]
 
 
 def compute_type(dtype: str, device: str) -> str:

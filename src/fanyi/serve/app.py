@@ -155,9 +155,9 @@ SEARCH_KEYS = [f.name for f in dataclasses.fields(SearchOptions)]
 
 def search_options(request: schemas.TranslateRequest, translator: Translator) -> SearchOptions:
     """The translator's search options with the request's on top, bounded as the flags are
-    (422 beyond); an α or λ given applies into every language."""
+    (422 beyond); an α, λ or β given applies into every language."""
     given = {k: v for k, v in request.model_dump().items() if k in SEARCH_KEYS and v is not None}
-    for key in ("length_penalty", "rerank_backward"):
+    for key in ("length_penalty", "rerank_backward", "script_penalty"):
         if key in given:
             given[f"{key}_by_target"] = {}
     try:

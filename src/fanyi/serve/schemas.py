@@ -58,6 +58,9 @@ class TranslateRequest(BaseModel):
     target_script_only: StrictBool | None = Field(
         None, description="only the target language's script: no Han characters in English"
     )
+    script_penalty: Number | None = Field(
+        None, description="β ≥ 0 each piece in the other script loses (Latin in Chinese)"
+    )
 
 
 class Candidate(BaseModel):
