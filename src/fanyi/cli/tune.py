@@ -1,16 +1,17 @@
 """``fanyi tune -m MODEL --data DIR [--alphas 0.6,1.0,1.4,2.0] [--rerank-weights 0,0.2,1]
-[--script-penalties 0,0.5,1] [--per-target] [--dtypes] [--write]``: choose the length penalty α on the dev split, print each
-α's BLEU, brevity penalty and length ratio per direction (``--per-target``: also the best α into
-each language, among those whose output is long enough), and with ``--write`` store the best α
-in the model's ``config.yaml`` (section ``decode``), where ``fanyi translate``, ``evaluate``,
-``serve`` and ``Translator.load`` take their defaults from. ``--rerank-weights`` then scores
-reranking by the backward score with each weight λ (bidirectional models) and keeps the best as
-``rerank_backward`` (with ``--per-target``, also the best λ into each language);
-``--script-penalties`` then scores each β of ``script_penalty`` (what each piece in the other
-language's script costs: an English word left in Chinese) and keeps the best. ``--dtypes``
-then scores fp32, bf16 and int8 with those and stores the dtypes within 0.3 BLEU of fp32 in every
-direction as ``auto_dtypes``: those ``--dtype auto`` (the default) may pick. Tuning decodes in
-fp32 unless ``--dtype`` says otherwise, so that its choice does not depend on the host.
+[--script-penalties 0,0.5,1] [--per-target] [--dtypes] [--write]``: choose the length penalty α
+on the dev split, print each α's BLEU, brevity penalty and length ratio per direction
+(``--per-target``: also the best α into each language, among those whose output is long enough),
+and with ``--write`` store the best α in the model's ``config.yaml`` (section ``decode``), where
+``fanyi translate``, ``evaluate``, ``serve`` and ``Translator.load`` take their defaults from.
+``--rerank-weights`` then scores reranking by the backward score with each weight λ
+(bidirectional models) and keeps the best as ``rerank_backward`` (with ``--per-target``, also the
+best λ into each language); ``--script-penalties`` then scores each β of ``script_penalty`` (what
+each piece in the other language's script costs: an English word left in Chinese) and keeps the
+best. ``--dtypes`` then scores fp32, bf16 and int8 with those and stores the dtypes within 0.3
+BLEU of fp32 in every direction as ``auto_dtypes``: those ``--dtype auto`` (the default) may
+pick. Tuning decodes in fp32 unless ``--dtype`` says otherwise, so that its choice does not
+depend on the host.
 """
 
 from __future__ import annotations

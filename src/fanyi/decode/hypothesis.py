@@ -93,7 +93,7 @@ def step_log_probs(
 
 class Bias(NamedTuple):
     """What some target ids add to their log-probability at every step: −∞ for a suppressed
-    id, −β for a penalised one (an id both is suppressed)."""
+    id, −β for a penalised one (an id in both lists stays suppressed)."""
 
     ids: Tensor
     values: Tensor
