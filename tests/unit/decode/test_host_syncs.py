@@ -67,6 +67,19 @@ def test_a_search_of_t_steps_reads_the_device_once_per_check(options, steps, as_
     assert seen.count <= math.ceil(steps / CHECK_EVERY) + BEFORE_AND_AFTER, seen.calls
 
 
+@pytest.mark.parametrize("beam", [1, 4])
+def test_suppressed_and_penalised_ids_cost_two_uploads_per_search_not_per_step(beam, as_on_a_gpu):
+    """The ids and their −∞ / −β go to the device once, before the first step."""
+    steps, length = 41, 40
+    config = DecodeConfig(
+        beam=beam, min_len=length, max_len_a=0.0, max_len_b=length,
+        suppress_ids=[5], penalized_ids=[6, 7], script_penalty=1.0,
+    )  # fmt: skip
+    with host_syncs() as seen:
+        decode(MODEL, SRC, config, 2, 3)
+    assert seen.count <= math.ceil(steps / CHECK_EVERY) + BEFORE_AND_AFTER + 2, seen.calls
+
+
 def early_end_for_short(source: tuple[int, ...], prefix: tuple[int, ...]) -> dict[int, float]:
     """A source of one word ends at once; longer ones never choose EOS."""
     if len(source) == 1:
