@@ -10,9 +10,9 @@ stores it in the ``decode`` section of the model's ``config.yaml``, where ``Tran
 finds its defaults (GNMT, Wu et al. 2016, §7). Tune on dev only: the test split stays unseen.
 
 A bidirectional model may also rerank its beam by how well each hypothesis translates back
-(``rerank_backward``, decode/rerank.py); ``tune_rerank`` scores each weight λ with the chosen α.
-``tune_script_penalty`` then scores each β of ``script_penalty``: what a piece in the other
-language's script costs (an English word left untranslated in Chinese, decode/options.py).
+(``rerank_backward``, decode/rerank.py); ``tune_setting`` scores each weight λ with the chosen α,
+and then each β of ``script_penalty``: what a piece in the other language's script costs (an
+English word left untranslated in Chinese, decode/options.py).
 
 bf16 and int8 decode faster on some CPUs and may cost BLEU; ``tune_dtypes`` scores each with the
 chosen α, and the dtypes within ``TOLERANCE`` BLEU of fp32 in every direction become the model's
@@ -69,39 +69,28 @@ def tune_length_penalty(
     return [Trial(alpha, scores) for alpha, scores in zip(alphas, found, strict=True)]
 
 
-def tune_rerank(
+def tune_setting(
     translator: Translator,
     data_dir: str | Path,
-    weights: Sequence[float],
+    setting: str,
+    values: Sequence[float],
     split: str = "dev",
     targets: Sequence[str] | None = None,
     options: SearchOptions | None = None,
 ) -> list[Trial]:
-    """Score ``translator`` (with the α of ``options``, default its own) reranking by the
-    backward score with each weight λ in ``weights`` (0: the beam's own order;
-    decode/rerank.py), into each of ``targets``."""
-    settings = [{"rerank_backward": w, "rerank_backward_by_target": {}} for w in weights]
-    found = _scores_with(translator, options, settings, data_dir, split, targets)
-    alpha = (options or translator.options).length_penalty
-    return [Trial(alpha, scores, w) for w, scores in zip(weights, found, strict=True)]
-
-
-def tune_script_penalty(
-    translator: Translator,
-    data_dir: str | Path,
-    betas: Sequence[float],
-    split: str = "dev",
-    targets: Sequence[str] | None = None,
-    options: SearchOptions | None = None,
-) -> list[Trial]:
-    """Score ``translator`` (with the α and λ of ``options``, default its own) with each script
-    penalty β in ``betas`` (0: none), into each of ``targets``."""
-    settings = [{"script_penalty": b, "script_penalty_by_target": {}} for b in betas]
+    """Score ``translator`` (with the α, λ and β of ``options``, default its own) with each of
+    ``values`` for ``setting``, into each of ``targets``: ``rerank_backward``, the weight λ of
+    the backward score (0: the beam's own order; decode/rerank.py), or ``script_penalty``, β
+    (0: none; decode/options.py). The value applies into every language."""
+    if setting not in ("rerank_backward", "script_penalty"):
+        raise ValueError(f"tune rerank_backward or script_penalty, not {setting!r}")
+    settings = [{setting: v, f"{setting}_by_target": {}} for v in values]
     found = _scores_with(translator, options, settings, data_dir, split, targets)
     chosen = options or translator.options
+    base = Trial(chosen.length_penalty, {}, chosen.rerank_backward, chosen.script_penalty)
     return [
-        Trial(chosen.length_penalty, scores, chosen.rerank_backward, b)
-        for b, scores in zip(betas, found, strict=True)
+        dataclasses.replace(base, scores=scores, **{setting: v})
+        for v, scores in zip(values, found, strict=True)
     ]
 
 

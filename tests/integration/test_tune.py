@@ -170,40 +170,26 @@ def test_an_alpha_per_target_decodes_each_language_with_its_own(trained, model, 
         Translator.load(model, length_penalty_by_target="{zh: long}")
 
 
-def test_tune_rerank_scores_each_weight_as_evaluate_does_and_writes_the_best(
-    trained, model, capsys
+@pytest.mark.parametrize(
+    ("flag", "key", "symbol"),
+    [("--rerank-weights", "rerank_backward", "λ"), ("--script-penalties", "script_penalty", "β")],
+)
+def test_tune_scores_each_lambda_or_beta_as_evaluate_does_and_writes_the_best(
+    trained, model, capsys, flag, key, symbol
 ):
     data = data_of(trained)
     args = ["tune", "-m", str(model), "--data", str(data), "--beam", "3", "--alphas", "1"]
-    assert main([*args, "--rerank-weights", "0,2", "--write", "--json"]) == 0
+    assert main([*args, flag, "0,2", "--write", "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
     report = json.loads(out[-1])
-    reranked = [line for line in out if "λ=2" in line]
-    assert len(reranked) == 1  # λ 0 prints as the plain α row
+    tried = [line for line in out if f"{symbol}=2" in line]
+    assert len(tried) == 1  # 0 prints as the plain α row
     pairs = read_pairs(data, "dev", "zh")
-    alone = Translator.load(trained, beam=3, length_penalty=1.0, rerank_backward=2.0)
+    alone = Translator.load(trained, beam=3, length_penalty=1.0, **{key: 2.0})
     bleu = evaluate(alone, pairs.sources, [pairs.references], "zh")[1].bleu
-    assert f"→zh BLEU {bleu:5.2f}" in reranked[0]
-    assert report["rerank_backward"] in (0.0, 2.0)
-    assert Translator.load(model).options.rerank_backward == report["rerank_backward"]
-
-
-def test_tune_script_penalty_scores_each_beta_as_evaluate_does_and_writes_the_best(
-    trained, model, capsys
-):
-    data = data_of(trained)
-    args = ["tune", "-m", str(model), "--data", str(data), "--beam", "3", "--alphas", "1"]
-    assert main([*args, "--script-penalties", "0,3", "--write", "--json"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    report = json.loads(out[-1])
-    penalised = [line for line in out if "β=3" in line]
-    assert len(penalised) == 1  # β 0 prints as the plain α row
-    pairs = read_pairs(data, "dev", "zh")
-    alone = Translator.load(trained, beam=3, length_penalty=1.0, script_penalty=3.0)
-    bleu = evaluate(alone, pairs.sources, [pairs.references], "zh")[1].bleu
-    assert f"→zh BLEU {bleu:5.2f}" in penalised[0]
-    assert report["script_penalty"] in (0.0, 3.0)
-    assert Translator.load(model).options.script_penalty == report["script_penalty"]
+    assert f"→zh BLEU {bleu:5.2f}" in tried[0]
+    assert report[key] in (0.0, 2.0)
+    assert getattr(Translator.load(model).options, key) == report[key]
 
 
 def test_a_weight_per_target_reranks_each_language_with_its_own(trained, model, capsys):

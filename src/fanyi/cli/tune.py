@@ -31,8 +31,7 @@ from ..tune import (
     best_trial,
     tune_dtypes,
     tune_length_penalty,
-    tune_rerank,
-    tune_script_penalty,
+    tune_setting,
 )
 from .flags import switch
 from .translate import add_model_arguments, load_translator
@@ -98,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
     elif translator.options.length_penalty_by_target:  # the model's would rule over the new α
         chosen["length_penalty_by_target"] = {}
     options = dataclasses.replace(translator.options, **chosen)
-    for flag, tune in (("rerank_weights", _rerank), ("script_penalties", _script_penalty)):
-        if getattr(args, flag) is not None:
-            found = tune(translator, options, args, targets)
+    for setting in LATER_SETTINGS:
+        if getattr(args, setting[0]) is not None:
+            found = _choose(translator, options, args, targets, setting)
             chosen.update(found)
             result.update(found)
             options = dataclasses.replace(translator.options, **chosen)
@@ -120,46 +119,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rerank(
+# The settings tuned after α, in order: flag (its values), SearchOptions key, its symbol
+LATER_SETTINGS = (
+    ("rerank_weights", "rerank_backward", "λ"),
+    ("script_penalties", "script_penalty", "β"),
+)
+
+
+def _choose(
     translator: Translator,
     options: SearchOptions,
     args: argparse.Namespace,
     targets: list[str] | None,
+    setting: tuple[str, str, str],
 ) -> dict:
-    """The reranking weight λ of the best mean BLEU with the chosen α (each trial printed) and,
-    with ``--per-target``, the best λ into each language."""
-    weights = args.rerank_weights
-    trials = tune_rerank(translator, args.data, weights, args.split, targets, options)
+    """The value of ``setting`` (λ or β) of the best mean BLEU with the choices so far (each
+    trial printed) and, with ``--per-target``, the best value into each language."""
+    flag, key, symbol = setting
+    values = getattr(args, flag)
+    trials = tune_setting(translator, args.data, key, values, args.split, targets, options)
     for trial in trials:
         print(_row(trial))
-    best = best_trial(trials).rerank_backward
-    print(f"best λ = {best:g}")
+    best = getattr(best_trial(trials), key)
+    print(f"best {symbol} = {best:g}")
     by_target = {}
     if args.per_target:
-        by_target = best_per_target(trials, args.min_length_ratio, "rerank_backward")
-        print("best λ per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
-    return {"rerank_backward": best, "rerank_backward_by_target": by_target}
-
-
-def _script_penalty(
-    translator: Translator,
-    options: SearchOptions,
-    args: argparse.Namespace,
-    targets: list[str] | None,
-) -> dict:
-    """The script penalty β of the best mean BLEU with the chosen α and λ (each trial printed)
-    and, with ``--per-target``, the best β into each language."""
-    betas = args.script_penalties
-    trials = tune_script_penalty(translator, args.data, betas, args.split, targets, options)
-    for trial in trials:
-        print(_row(trial))
-    best = best_trial(trials).script_penalty
-    print(f"best β = {best:g}")
-    by_target = {}
-    if args.per_target:
-        by_target = best_per_target(trials, args.min_length_ratio, "script_penalty")
-        print("best β per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
-    return {"script_penalty": best, "script_penalty_by_target": by_target}
+        by_target = best_per_target(trials, args.min_length_ratio, key)
+        print(f"best {symbol} per target: " + ", ".join(f"{k} {v:g}" for k, v in by_target.items()))
+    return {key: best, f"{key}_by_target": by_target}
 
 
 def _weights(text: str) -> list[float]:
