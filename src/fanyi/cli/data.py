@@ -1,6 +1,7 @@
 """``fanyi data download NAME``, ``fanyi data list``, ``fanyi data hsk -o FILE``, and
 ``fanyi data SOURCE [LOCAL] -o DIR`` for the real-text sources (python-docs, django-docs, 3am,
-wmt-news, wider-tests, cedict, opus CORPUS): corpora."""
+wmt-news, wider-tests, cedict, opus CORPUS), ``fanyi data news-mono`` and ``fanyi data
+back-translated`` (monolingual news and its back-translation): corpora."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..data.build.cedict import LICENSE as CEDICT_LICENSE
 from ..data.build.cedict import build_cedict
 from ..data.build.download import REGISTRY, cache_dir, download
 from ..data.build.hsk import LICENSE, PACKAGE, write_hsk_tsv
+from ..data.build.monolingual import LAST_YEAR, NEWS_TERMS, build_news_mono, pair_back_translations
 from ..data.build.opus import API, build_opus
 from ..data.build.sources import SOURCES, build_source
 
@@ -42,6 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         add_source_parser(commands, source.name, source.description, source.license)
     add_opus_parser(commands)
     add_cedict_parser(commands)
+    add_back_translation_parsers(commands)
 
 
 def add_opus_parser(commands: argparse._SubParsersAction) -> None:
@@ -70,6 +73,30 @@ def add_cedict_parser(commands: argparse._SubParsersAction) -> None:
     cedict.add_argument("local", nargs="?", metavar="LOCAL", help="a CC-CEDICT file")
     add_output_arguments(cedict)
     cedict.set_defaults(func=run_cedict)
+
+
+def add_back_translation_parsers(commands: argparse._SubParsersAction) -> None:
+    mono = commands.add_parser(
+        "news-mono",
+        help=f"English news for back-translation ({NEWS_TERMS}) → DIR/mono.en",
+        description="The English sides of the WMT news test sets of the other language pairs, "
+        f"2008-{LAST_YEAR}, from LOCAL (a clone or snapshot of Helsinki-NLP/OPUS-MT-testsets) "
+        "or a clone: DIR/mono.en (one distinct sentence a line), mono.origin, report.json, "
+        "PROVENANCE.md. Translate mono.en with fanyi translate --to zh -o DIR/mono.zh, then "
+        "fanyi data back-translated DIR -o OUT.",
+    )
+    mono.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
+    add_output_arguments(mono)
+    mono.set_defaults(func=run_news_mono)
+    paired = commands.add_parser(
+        "back-translated",
+        help="pair MONO/mono.en with its translation → DIR/train.tsv (a one_way corpus)",
+    )
+    paired.add_argument("mono", metavar="MONO", help="the folder fanyi data news-mono wrote")
+    paired.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    paired.add_argument("--translations", help="the translations (default MONO/mono.zh)")
+    paired.add_argument("--model", required=True, help="the model that translated (provenance)")
+    paired.set_defaults(func=run_back_translated)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -136,4 +163,19 @@ def run_opus(args: argparse.Namespace) -> int:
 def run_cedict(args: argparse.Namespace) -> int:
     count = build_cedict(args.output, args.local, cache_dir(args.cache_dir))
     print(f"{args.output}/train.tsv\t{count} pairs ({CEDICT_LICENSE}: credit it if you share)")
+    return 0
+
+
+def run_news_mono(args: argparse.Namespace) -> int:
+    count = build_news_mono(args.output, args.local, cache_dir(args.cache_dir))
+    print(f"{args.output}/mono.en\t{count} sentences ({NEWS_TERMS})")
+    return 0
+
+
+def run_back_translated(args: argparse.Namespace) -> int:
+    counts = pair_back_translations(args.mono, args.output, args.translations, args.model)
+    print(
+        f"{args.output}/train.tsv\t{counts['pairs']} pairs "
+        f"({counts['empty_translation']} empty translations dropped)"
+    )
     return 0

@@ -36,6 +36,10 @@ class DataConfig:
     # Held-out sets of other sources (the same format): no train pair may share a sentence
     # with them, on either side, so that each source's dev and test stay unseen.
     held_out: list[str] = field(default_factory=list)
+    # Extra train corpora that teach one direction only: path → the language translated into.
+    # For back-translated text (Sennrich, Haddow & Birch 2016): its synthetic side is only ever
+    # a source, never a target the model learns to write.
+    one_way: dict[str, str] = field(default_factory=dict)
     # --- direction ---
     src_lang: str = "zh"
     tgt_lang: str = "en"
@@ -97,8 +101,18 @@ class DataConfig:
             raise ValueError(f"weights: {', '.join(sorted(unknown))} is not train or extra_train")
         if not all(0 < w < 1000 for w in self.weights.values()):  # nan fails too
             raise ValueError("weights must be positive numbers below 1000")
+        self._check_one_way()
         if self.vocab_from is not None and not self.joint_vocab:
             raise ValueError("vocab_from needs joint_vocab: true (one model for both sides)")
+
+    def _check_one_way(self) -> None:
+        unknown = set(self.one_way) - set(self.extra_train)
+        if unknown:
+            raise ValueError(f"one_way: {', '.join(sorted(unknown))} is not an extra_train corpus")
+        targets = set(self.langs) if self.bidirectional else {self.tgt_lang}
+        wrong = {lang for lang in self.one_way.values() if lang not in targets}
+        if wrong:
+            raise ValueError(f"one_way: {', '.join(sorted(wrong))} is not a target language here")
 
     @property
     def langs(self) -> tuple[str, str]:

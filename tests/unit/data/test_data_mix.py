@@ -1,12 +1,15 @@
 """Several sources in one data set: per-corpus weights, and other sources' held-out sets kept out
 of train on either side, without changing the split of the main corpus."""
 
+import tempfile
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from fanyi.data import DataConfig
-from fanyi.data.build.prepare import clean_and_split
+from fanyi.data.build.assemble import assemble
+from fanyi.data.build.prepare import clean_and_split, write_split
 
 
 def _tsv(path, pairs):
@@ -69,3 +72,28 @@ def test_weights_name_only_train_corpora():
         DataConfig(weights={"other.tsv": 2.0})
     with pytest.raises(ValueError, match="positive"):
         DataConfig(weights={"train": 0.0})
+
+
+def test_a_one_way_corpus_is_only_translated_into_its_language(sources, tmp_path):
+    """Back-translated pairs teach one direction: their synthetic side is never a target."""
+    docs = sources["docs"]
+    config = _config(
+        sources, extra_train=[docs], one_way={docs: "en"}, bidirectional=True, lang_tags=True
+    )
+    with tempfile.TemporaryDirectory(dir=tmp_path) as folder:
+        assembled = assemble(config, Path(folder))
+        lines = write_split(config, tmp_path, "train", assembled)
+    src = (tmp_path / "train.src").read_text(encoding="utf-8").splitlines()
+    tgt = (tmp_path / "train.tgt").read_text(encoding="utf-8").splitlines()
+    assert len(src) == len(tgt) == lines
+    into = Counter((s.split(" ", 1)[0], t.startswith("Docs")) for s, t in zip(src, tgt))
+    assert into[("<2en>", True)] == 300 and into[("<2zh>", True)] == 0  # docs → English only
+    main = assembled.pairs["train"] - 300
+    assert into[("<2en>", False)] == main and into[("<2zh>", False)] == main  # both ways
+
+
+def test_one_way_names_an_extra_corpus_and_a_target_language(sources):
+    with pytest.raises(ValueError, match="not an extra_train corpus"):
+        _config(sources, one_way={sources["docs"]: "en"})
+    with pytest.raises(ValueError, match="not a target language"):
+        _config(sources, extra_train=[sources["docs"]], one_way={sources["docs"]: "zh"})

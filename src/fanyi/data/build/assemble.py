@@ -79,6 +79,11 @@ class Assembled:
     pairs: dict[str, int]
     reports: dict[str, Report]
     concatenated: int = 0
+    one_way: dict[Path, str] = dataclasses.field(default_factory=dict)  # file → only target
+
+    def directions(self, split: str, target: str) -> list[Path]:
+        """The files of ``split`` whose pairs are translated into ``target``."""
+        return [f for f in self.files[split] if self.one_way.get(f, target) == target]
 
 
 @dataclass
@@ -113,9 +118,11 @@ class _Work:
             hashes.append(spooled.hashes[self.deduplicated(spooled)])
         return np.concatenate(hashes)
 
-    def write_weighted(self, corpus: str, spooled: Spool, keep: np.ndarray, mode: str) -> int:
-        """Write the kept pairs of train corpus ``corpus`` as often as its weight says: whole
-        passes over them, then a seeded fraction (each pair with that probability)."""
+    def write_weighted(
+        self, corpus: str, spooled: Spool, keep: np.ndarray, mode: str, name: str = "train"
+    ) -> int:
+        """Write the kept pairs of train corpus ``corpus`` to ``{name}.pairs`` as often as its
+        weight says: whole passes over them, then a seeded fraction (each with that probability)."""
         weight = self.config.weights.get(corpus, 1.0)
         passes = [keep] * int(weight)
         if weight % 1:
@@ -123,7 +130,7 @@ class _Work:
             passes.append(keep & (rng.random(len(keep)) < weight % 1))
         modes = [mode] + ["a"] * (len(passes) - 1)
         return sum(
-            self.write("train", spooled.lines(p), m) for p, m in zip(passes, modes, strict=True)
+            self.write(name, spooled.lines(p), m) for p, m in zip(passes, modes, strict=True)
         )
 
     def write(self, name: str, lines: Iterable[str], mode: str = "w") -> int:
@@ -191,8 +198,23 @@ def _add_extra(work: _Work, assembled: Assembled, train: np.ndarray, held_out: n
         keep &= ~overlap & ~known
         seen = np.concatenate([seen, extra.hashes[keep, PAIR]])
         corpus = work.config.extra_train[i - 1]
-        assembled.pairs["train"] += work.write_weighted(corpus, extra, keep, "a")
+        assembled.pairs["train"] += _write_extra(work, assembled, corpus, extra, keep)
         assembled.reports[name] = extra.report
+
+
+def _write_extra(
+    work: _Work, assembled: Assembled, corpus: str, extra: Spool, keep: np.ndarray
+) -> int:
+    """Append an extra corpus to train, or (``one_way``) to a file of its target language."""
+    target = work.config.one_way.get(corpus)
+    if target is None:
+        return work.write_weighted(corpus, extra, keep, "a")
+    name = f"train.to-{target}"
+    path = work.folder / f"{name}.pairs"
+    if path not in assembled.files["train"]:
+        assembled.files["train"].append(path)
+        assembled.one_way[path] = target
+    return work.write_weighted(corpus, extra, keep, "a", name)
 
 
 def _concatenate(work: _Work, assembled: Assembled) -> None:

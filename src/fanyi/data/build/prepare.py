@@ -37,7 +37,7 @@ from ..manifest import (
     split_file,
 )
 from ..shards import SHARD_INDEX, ShardIndex
-from .assemble import assemble, input_files, pairs_of
+from .assemble import Assembled, assemble, input_files, pairs_of
 from .corpus import Pair, Report
 from .encode import encode_splits
 from .split import SPLITS
@@ -54,9 +54,10 @@ def directed_lines(config: DataConfig, pairs: Iterable[Pair], swap: bool) -> Ite
         yield (add_tag(src, target_lang) if config.lang_tags else src), tgt
 
 
-def write_split(config: DataConfig, out: Path, split: str, files: list[Path]) -> int:
+def write_split(config: DataConfig, out: Path, split: str, assembled: Assembled) -> int:
     """Write ``{split}.src`` and ``{split}.tgt``: every pair, then (bidirectional) every pair
-    the other way; through temporary files, so a crash never leaves half a file. Lines written."""
+    the other way, a ``one_way`` corpus's pairs only into its language; through temporary
+    files, so a crash never leaves half a file. Lines written."""
     paths = [out / split_file(split, side) for side in SIDES]
     temporary = [path.with_name(path.name + ".tmp") for path in paths]
     count = 0
@@ -65,6 +66,7 @@ def write_split(config: DataConfig, out: Path, split: str, files: list[Path]) ->
         temporary[1].open("w", encoding="utf-8") as tgt,
     ):
         for swap in (False, True) if config.bidirectional else (False,):
+            files = assembled.directions(split, config.src_lang if swap else config.tgt_lang)
             for src_line, tgt_line in directed_lines(config, pairs_of(files), swap):
                 src.write(f"{src_line}\n")
                 tgt.write(f"{tgt_line}\n")
@@ -151,7 +153,7 @@ def prepare(config: DataConfig, strict: bool = False, workers: int = 1) -> Manif
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=out, prefix=".prepare-") as folder:
         assembled = assemble(config, Path(folder), strict, workers)
-        lines = {name: write_split(config, out, name, assembled.files[name]) for name in SPLITS}
+        lines = {name: write_split(config, out, name, assembled) for name in SPLITS}
     log.info("cleaned and split: %s pairs (%.0f s)", assembled.pairs, time.perf_counter() - start)
     vocab = train_vocab(out, config)
     log.info("vocabulary: %d pieces (%.0f s)", vocab.src_size, time.perf_counter() - start)

@@ -1,0 +1,80 @@
+"""``fanyi data news-mono`` and ``fanyi data back-translated``: English news of the other WMT
+pairs (up to 2018, never the zh–en sets) for back-translation, then paired with its translation
+into a TSV that a data mix takes as a one-way corpus."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fanyi.cli import main
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+TESTSETS = {
+    "testsets/deu-eng/newstest2014.eng": "Stocks fell.\nThe  minister  resigned.\n\nStocks fell.\n",
+    "testsets/eng-deu/newstest2014.eng": "The minister resigned.\nRain is expected.\n",
+    "testsets/ces-eng/newssyscomb2009.eng": "Prices rose sharply.\n",
+    "testsets/eng-deu/newstest2019.eng": "A 2019 source that en-zh shares.\n",
+    "testsets/eng-zho/newstest2017.eng": "The zh-en dev set.\n",
+    "testsets/deu-eng/newstest2014.deu": "Die Aktien fielen.\n",
+}
+
+
+def _git(where: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(where), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.parametrize("kind", ["git", "folder"])
+def test_news_mono_reads_other_pairs_up_to_2018_once_each(tmp_path, capsys, kind):
+    local = tmp_path / "repo"
+    for name, text in TESTSETS.items():
+        (local / name).parent.mkdir(parents=True, exist_ok=True)
+        (local / name).write_text(text, encoding="utf-8")
+    if kind == "git":  # a bare clone, as fanyi makes one: no work tree to read by mistake
+        _git(local, "init", "-q", "-b", "master")
+        _git(local, "add", ".")
+        _git(local, "commit", "-qm", "testsets")
+        _git(tmp_path, "clone", "-q", "--bare", str(local), "bare.git")
+        local = tmp_path / "bare.git"
+    assert main(["data", "news-mono", str(local), "-o", str(tmp_path / "mono")]) == 0
+    mono = (tmp_path / "mono" / "mono.en").read_text(encoding="utf-8").splitlines()
+    assert mono == [
+        "Prices rose sharply.",
+        "Stocks fell.",
+        "The minister resigned.",
+        "Rain is expected.",
+    ]  # natural file order, whitespace squeezed, first seen
+    origins = (tmp_path / "mono" / "mono.origin").read_text(encoding="utf-8").splitlines()
+    assert origins[1] == "testsets/deu-eng/newstest2014.eng:1"
+    report = json.loads((tmp_path / "mono" / "report.json").read_text())
+    assert report["files"] == 3 and report["lines"] == 6 and report["duplicates"] == 2
+    assert "research use" in (tmp_path / "mono" / "PROVENANCE.md").read_text(encoding="utf-8")
+    assert "4 sentences" in capsys.readouterr().out
+
+
+def test_back_translated_pairs_sentences_with_their_translations(tmp_path, capsys):
+    mono = tmp_path / "mono"
+    mono.mkdir()
+    (mono / "mono.en").write_text("Stocks fell.\nRain is expected.\nPrices rose.\n")
+    (mono / "mono.origin").write_text("a.eng:1\na.eng:2\nb.eng:1\n")
+    (mono / "mono.zh").write_text("股票下跌了。\n\n价格上涨了。\n", encoding="utf-8")
+    out = tmp_path / "bt"
+    assert main(["data", "back-translated", str(mono), "-o", str(out), "--model", "m1"]) == 0
+    rows = [line.split("\t") for line in (out / "train.tsv").read_text("utf-8").splitlines()]
+    assert rows == [
+        ["Stocks fell.", "股票下跌了。", "a.eng:1 back-translated by m1"],
+        ["Prices rose.", "价格上涨了。", "b.eng:1 back-translated by m1"],
+    ]
+    assert json.loads((out / "report.json").read_text())["empty_translation"] == 1
+    (mono / "mono.zh").write_text("股票下跌了。\n", encoding="utf-8")  # a translation run cut off
+    assert main(["data", "back-translated", str(mono), "-o", str(out), "--model", "m1"]) != 0
+    assert "3 sentences, 3 origins, 1 translations" in capsys.readouterr().err
