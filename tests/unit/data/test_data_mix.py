@@ -86,7 +86,9 @@ def test_a_one_way_corpus_is_only_translated_into_its_language(sources, tmp_path
     src = (tmp_path / "train.src").read_text(encoding="utf-8").splitlines()
     tgt = (tmp_path / "train.tgt").read_text(encoding="utf-8").splitlines()
     assert len(src) == len(tgt) == lines
-    into = Counter((s.split(" ", 1)[0], t.startswith("Docs")) for s, t in zip(src, tgt))
+    into = Counter(
+        (s.split(" ", 1)[0], t.startswith("Docs")) for s, t in zip(src, tgt, strict=True)
+    )
     assert into[("<2en>", True)] == 300 and into[("<2zh>", True)] == 0  # docs → English only
     main = assembled.pairs["train"] - 300
     assert into[("<2en>", False)] == main and into[("<2zh>", False)] == main  # both ways
