@@ -20,6 +20,7 @@ from datetime import date
 from pathlib import Path
 
 from .repository import Repository, clone
+from .sources import default_branch, write_tsv
 
 NEWS_REPOSITORY = "https://github.com/Helsinki-NLP/OPUS-MT-testsets"
 NEWS_GLOB = "testsets/*/news*.eng"
@@ -71,7 +72,7 @@ def build_news_mono(
         Path(local) if local else clone(f"{NEWS_REPOSITORY}.git", Path(cache or ".") / "news.git")
     )
     repo = Repository(path)
-    branch, commit = next(iter(repo.branches(r"master|main|\(work tree\)").items()))
+    branch, commit = default_branch(repo, r"master|main")
     sentences, report = read_news_english(repo, commit)
     if not sentences:
         raise ValueError(f"{path}: no English news test file ({NEWS_GLOB}) up to {LAST_YEAR}")
@@ -105,13 +106,13 @@ def pair_back_translations(
             f"{mono}: {len(english)} sentences, {len(origins)} origins, {len(chinese)} translations"
         )
     rows = [
-        f"{en}\t{zh}\t{origin} back-translated by {model}"
+        (en, zh, f"{origin} back-translated by {model}")
         for en, zh, origin in zip(english, chinese, origins, strict=True)
         if zh.strip()
     ]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    _write_lines(out / "train.tsv", rows)
+    write_tsv(out / "train.tsv", rows)
     counts = {"pairs": len(rows), "empty_translation": len(english) - len(rows)}
     (out / "report.json").write_text(
         json.dumps({"source": "back-translated", "model": model, **counts}, indent=2) + "\n"

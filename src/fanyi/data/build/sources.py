@@ -143,7 +143,7 @@ def read_django_docs(repo: Repository, branches: str | None) -> Collected:
     return read_catalogues(repo, branches or r"stable/.+", glob, "django-docs-translations")
 
 
-def _default(repo: Repository, branches: str | None) -> tuple[str, str]:
+def default_branch(repo: Repository, branches: str | None) -> tuple[str, str]:
     found = repo.branches(branches or r".+")
     if not found:
         raise ValueError(f"{repo.path}: no branch matches {branches!r}")
@@ -152,7 +152,7 @@ def _default(repo: Repository, branches: str | None) -> tuple[str, str]:
 
 def read_3am(repo: Repository, branches: str | None) -> Collected:
     """3AM's own split (data/{train,val,test}.{en,zh})."""
-    branch, commit = _default(repo, branches or r"main|master")
+    branch, commit = default_branch(repo, branches or r"main|master")
     splits = {"train": "train", "dev": "val", "test": "test"}
     files = {
         name: aligned_files(
@@ -170,7 +170,7 @@ WMT_TESTS = ("2019", "2020", "2021")
 
 
 def read_wmt_news(repo: Repository, branches: str | None) -> Collected:
-    branch, commit = _default(repo, branches or r"master|main")
+    branch, commit = default_branch(repo, branches or r"master|main")
     present = {path for path, _ in repo.files(commit, "testsets/*/newstest20*")}
 
     def one(direction: str, year: str) -> list[Pair3]:
@@ -220,7 +220,7 @@ WIDER_TESTS = {  # file name: (label, English file, Chinese file)
 
 def read_wider_tests(repo: Repository, branches: str | None) -> Collected:
     """The :data:`WIDER_TESTS` the snapshot holds, each its own file; no train or dev."""
-    branch, commit = _default(repo, branches or r"master|main")
+    branch, commit = default_branch(repo, branches or r"master|main")
     present = {path for path, _ in repo.files(commit, "*")}
     files, missing = {}, []
     for name, (label, english, chinese) in WIDER_TESTS.items():
