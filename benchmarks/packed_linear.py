@@ -1,9 +1,9 @@
-"""bf16 linear maps of a decoding step: ``F.linear`` against ``PackedLinear`` (the weight kept in
+"""Linear maps of a decoding step: ``F.linear`` against ``PackedLinear`` (the weight kept in
 oneDNN's packed layout), on the tiny model's shapes (d_model 256, d_ff 1024, 8,000 pieces) at
-16 and 32 rows, interleaved rounds, one thread. Needs a CPU with oneDNN bf16 kernels (AVX-512 or
-AMX). Ends with one JSON line.
+16 and 32 rows, interleaved rounds, one thread; in float32, and in bf16 where oneDNN has bf16
+kernels (AVX-512 or AMX). Ends with one JSON line.
 
-    python benchmarks/packed_linear.py            # about 20 seconds
+    python benchmarks/packed_linear.py            # about 40 seconds
     python benchmarks/packed_linear.py --quick    # one shape
 """
 
@@ -17,17 +17,19 @@ import torch.nn.functional as F
 
 from common import emit, interleaved, machine
 from fanyi.model.inference import PackedLinear
-from fanyi.precision import packs_bf16
+from fanyi.model.inference.packed import packs
 
 SHAPES = [(8000, 256), (768, 256), (256, 256), (1024, 256), (256, 1024)]  # out, in features
 ROWS = (16, 32)
 
 
-def measure(out_features: int, in_features: int, rows: int, rounds: int, calls: int) -> dict:
+def measure(
+    dtype: torch.dtype, out_features: int, in_features: int, rows: int, rounds: int, calls: int
+) -> dict:
     """Microseconds a call of each way, and F.linear's time over PackedLinear's."""
     torch.manual_seed(0)
-    linear = torch.nn.Linear(in_features, out_features).to(torch.bfloat16)
-    packed, x = PackedLinear(linear), torch.randn(rows, in_features).to(torch.bfloat16)
+    linear = torch.nn.Linear(in_features, out_features).to(dtype)
+    packed, x = PackedLinear(linear), torch.randn(rows, in_features).to(dtype)
     expected = F.linear(x.float(), linear.weight.float(), linear.bias.float())
     torch.testing.assert_close(packed(x).float(), expected, atol=0.1, rtol=0.02)
 
@@ -38,7 +40,8 @@ def measure(out_features: int, in_features: int, rows: int, rounds: int, calls: 
     ways["PackedLinear"] = repeat(lambda: packed(x))
     seconds = interleaved(ways, rounds)
     micro = {key: round(value / calls * 1e6, 1) for key, value in seconds.items()}
-    return {"shape": [out_features, in_features], "rows": rows, "microseconds": micro,
+    return {"dtype": str(dtype).removeprefix("torch."), "shape": [out_features, in_features],
+            "rows": rows, "microseconds": micro,
             "speedup": round(seconds["F.linear"] / seconds["PackedLinear"], 2)}  # fmt: skip
 
 
@@ -47,17 +50,21 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one shape, few calls")
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    if not packs_bf16(torch.device("cpu")):
-        sys.exit("this CPU has no oneDNN bf16 kernels (AVX-512 or AMX): nothing to compare")
+    dtypes = [d for d in (torch.float32, torch.bfloat16) if packs(torch.device("cpu"), d)]
+    if not dtypes:
+        sys.exit("this torch has no oneDNN: nothing to compare")
     torch.set_num_threads(1)
     cases, calls = (
         ([(SHAPES[0], 32)], 20) if args.quick else ([(s, r) for s in SHAPES for r in ROWS], 200)
     )
-    results = [measure(*shape, rows, args.rounds, calls) for shape, rows in cases]
+    results = [
+        measure(d, *shape, rows, args.rounds, calls) for d in dtypes for shape, rows in cases
+    ]
     for r in results:
         m = r["microseconds"]
-        print(f"{r['shape'][0]:>5} x {r['shape'][1]:>4}, {r['rows']} rows: F.linear {m['F.linear']:>6.1f} µs"
-              f"  PackedLinear {m['PackedLinear']:>6.1f} µs  = {r['speedup']:.2f}x")  # fmt: skip
+        print(f"{r['dtype']:>8} {r['shape'][0]:>5} x {r['shape'][1]:>4}, {r['rows']} rows: "
+              f"F.linear {m['F.linear']:>6.1f} µs  PackedLinear {m['PackedLinear']:>6.1f} µs"
+              f"  = {r['speedup']:.2f}x")  # fmt: skip
     emit({"benchmark": "packed_linear", "machine": machine(), "results": results})
 
 

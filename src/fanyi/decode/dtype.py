@@ -26,7 +26,7 @@ import torch
 from .. import precision
 from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
 from ..model import Model, Transformer
-from ..model.inference import quantize_int8, to_bfloat16
+from ..model.inference import packed_float32, quantize_int8, to_bfloat16
 from ..sections import Checkpoint
 from .config import DecodeConfig, Dtype
 from .search import decode
@@ -112,17 +112,14 @@ def choose_dtype(
 
 
 def prepare_model(model: Model, config: DecodeConfig, model_key: str | None = None) -> Model:
-    """``model`` in ``config.dtype`` (``auto``: :func:`choose_dtype`'s), a copy unless fp32, in
-    eval mode."""
+    """``model`` in ``config.dtype`` (``auto``: :func:`choose_dtype`'s), in eval mode: a copy,
+    except in fp32 off a CPU (a GPU decodes with the model itself)."""
     dtype = choose_dtype(model, config, model_key)
-    convert = _converter(dtype, config.compile)
-    if convert is None:
-        return model.eval()
-    return model.map(convert)
+    return model.map(_converter(dtype, config.compile))
 
 
-def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transformer] | None:
-    """What turns an fp32 model into one decoding in ``dtype`` (None: nothing to do)."""
+def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transformer]:
+    """What turns an fp32 model into one decoding in ``dtype``."""
     if compiled:
         # imported here: TorchInductor's modules add ~1 s to the start of every command
         from ..model.inference.compiled import compile_decoder
@@ -130,7 +127,7 @@ def _converter(dtype: Dtype, compiled: bool) -> Callable[[Transformer], Transfor
         if dtype == "bf16":  # never int8: DecodeConfig and ``candidates`` rule it out
             return lambda model: compile_decoder(to_bfloat16(model, pack=False))
         return compile_decoder
-    return {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype)
+    return {"bf16": to_bfloat16, "int8": quantize_int8}.get(dtype, packed_float32)
 
 
 def weights_key(checkpoint: Checkpoint) -> str:

@@ -102,17 +102,3 @@ def test_a_variant_of_a_model_with_dropout_computes_the_same_every_time(convert)
     src, tgt = sources(4)
     first = teacher_forced_logits(fast, src, tgt)
     assert torch.equal(teacher_forced_logits(fast, src, tgt), first)  # same host, same kernels
-
-
-@pytest.mark.skipif(not packs_bf16(CPU), reason="oneDNN has no bf16 kernels for this CPU")
-def test_packed_bf16_linear_maps_equal_plain_ones():
-    """``PackedLinear`` (oneDNN's pre-arranged weight) computes what ``F.linear`` does in bf16,
-    for any number of rows and for 3-d inputs."""
-    linear = torch.nn.Linear(64, 96).to(torch.bfloat16)
-    packed = PackedLinear(linear)
-    generator = torch.Generator().manual_seed(4)
-    for shape in [(1, 64), (5, 64), (33, 64), (7, 3, 64)]:
-        x = torch.randn(shape, generator=generator).to(torch.bfloat16)
-        expected = torch.nn.functional.linear(x.float(), linear.weight.float(), linear.bias.float())
-        assert packed(x).shape == expected.shape
-        torch.testing.assert_close(packed(x).float(), expected, atol=0.05, rtol=0.02)

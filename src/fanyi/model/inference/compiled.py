@@ -31,7 +31,7 @@ from ...precision import packs_bf16
 from ..attention import KVCache
 from ..layers import DecoderLayer
 from ..transformer import Decoder, DecoderState, Transformer
-from .bf16 import pack_linear_maps
+from .packed import pack_linear_maps
 
 # weights frozen in as constants (so TorchInductor packs them for oneDNN and fuses each residual
 # addition into its linear map), kernels called from C++; set around each call, since
