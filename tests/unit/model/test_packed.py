@@ -71,3 +71,28 @@ def test_a_packed_fp32_model_decodes_the_plain_model_s_tokens(beam):
     for want, have in zip(expected, got, strict=True):
         assert [h.tokens for h in have] == [h.tokens for h in want]
         assert [h.score for h in have] == pytest.approx([h.score for h in want], abs=1e-4)
+
+
+@pytest.mark.skipif(not packs(CPU, torch.float32), reason="this torch has no oneDNN")
+@pytest.mark.parametrize("dtype", ["fp32", "bf16", "int8"])
+def test_a_prepared_model_can_be_prepared_again(dtype):
+    """``fanyi tune --dtypes`` prepares the fp32 engine's (packed) model in each dtype, and an
+    ensemble may be made of prepared models: oneDNN's opaque weights cannot be copied as they
+    are, so conversions start from the plain maps (``plain_copy``), exactly those of the model."""
+    model = peaked_model()
+    packed = prepare_model(model, DecodeConfig(dtype="fp32"))
+    src = torch.randint(4, 64, (4, 12), generator=torch.Generator().manual_seed(2))
+    config = DecodeConfig(beam=2, max_len_a=0.0, max_len_b=10, dtype=dtype)
+    again = prepare_model(Ensemble([packed, packed]), config)
+    once = prepare_model(Ensemble([model, model]), config)
+    assert all(m is not packed for m in again.members())
+    got, expected = decode(again, src, config, BOS, EOS), decode(once, src, config, BOS, EOS)
+    assert [h[0].tokens for h in got] == [h[0].tokens for h in expected]
+
+
+def test_unpacking_gives_the_very_weights_back():
+    if not packs(CPU, torch.float32):
+        pytest.skip("this torch has no oneDNN")
+    linear = torch.nn.Linear(64, 96)
+    plain = PackedLinear(linear).unpacked()
+    assert torch.equal(plain.weight, linear.weight) and torch.equal(plain.bias, linear.bias)

@@ -9,19 +9,17 @@ bf16's precision (tests/unit/model/test_quantize.py).
 
 from __future__ import annotations
 
-import copy
-
 import torch
 
 from ..transformer import Transformer
-from .packed import pack_model, packs
+from .packed import pack_model, packs, plain_copy
 
 
 def to_bfloat16(model: Transformer, pack: bool = True) -> Transformer:
     """A copy of ``model`` with every weight and buffer in bfloat16, ready for decoding; on a
     CPU with oneDNN its linear maps are ``PackedLinear`` (unless ``pack`` is False: a model
     whose decoder is to be compiled, ``compiled.py``)."""
-    model = copy.deepcopy(model).to(torch.bfloat16).eval()
+    model = plain_copy(model).to(torch.bfloat16).eval()
     if not pack or not packs(next(model.parameters()).device, torch.bfloat16):
         return model
     return pack_model(model)

@@ -18,7 +18,6 @@ specialises on it), so steps of one row or one source run eagerly.
 
 from __future__ import annotations
 
-import copy
 import os
 import shutil
 from typing import cast
@@ -31,7 +30,7 @@ from ...precision import packs_bf16
 from ..attention import KVCache
 from ..layers import DecoderLayer
 from ..transformer import Decoder, DecoderState, Transformer
-from .packed import pack_linear_maps
+from .packed import pack_linear_maps, plain_copy
 
 # weights frozen in as constants (so TorchInductor packs them for oneDNN and fuses each residual
 # addition into its linear map), kernels called from C++; set around each call, since
@@ -49,7 +48,7 @@ def compile_decoder(model: Transformer) -> Transformer:
     compiler = os.environ.get("CXX", "g++")
     if shutil.which(compiler) is None:
         raise ValueError(f"compile needs a C++ compiler ({compiler!r} not found; set $CXX)")
-    model = copy.deepcopy(model).eval()
+    model = plain_copy(model)
     model.decoder = CompiledDecoder(model.decoder)
     weight = next(model.parameters())
     if weight.dtype == torch.bfloat16 and packs_bf16(weight.device):

@@ -7,19 +7,19 @@ fp32 model within int8's precision (tests/unit/model/test_quantize.py).
 
 from __future__ import annotations
 
-import copy
 import warnings
 
 import torch
 from torch import nn
 
 from ..transformer import Transformer
+from .packed import plain_copy
 from .split_attention import split_cross_attention
 
 
 def quantize_int8(model: Transformer) -> Transformer:
     """A copy of ``model`` whose linear maps (attention, feed-forward, generator) are int8."""
-    model = copy.deepcopy(model).float().eval()
+    model = plain_copy(model).float().eval()
     split_cross_attention(model)
     with warnings.catch_warnings():  # torch 2.9+ deprecates torch.ao in favour of torchao
         warnings.simplefilter("ignore", DeprecationWarning)

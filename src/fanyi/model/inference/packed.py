@@ -36,6 +36,19 @@ class PackedLinear(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
 
+    def unpacked(self) -> nn.Linear:
+        """The plain linear map, its weight laid out densely again (exactly, in its dtype)."""
+        weight = self.packed.to_dense()
+        linear = nn.Linear(weight.size(1), weight.size(0), self.bias is not None)
+        linear.weight = nn.Parameter(weight, requires_grad=False)
+        if self.bias is not None:
+            linear.bias = nn.Parameter(self.bias.clone(), requires_grad=False)
+        return linear
+
+    def __deepcopy__(self, memo: dict) -> PackedLinear:
+        """A packed copy (oneDNN's opaque tensors have no storage for ``copy`` to copy)."""
+        return PackedLinear(self.unpacked())
+
 
 def packs(device: torch.device, dtype: torch.dtype) -> bool:
     """Whether linear maps in ``dtype`` on ``device`` can be packed: float32 on a CPU with
@@ -53,6 +66,18 @@ def pack_linear_maps(module: nn.Module) -> None:
                 setattr(parent, name, PackedLinear(child))
 
 
+def plain_copy(model: Transformer) -> Transformer:
+    """A copy of ``model`` in evaluation mode whose linear maps are all ``nn.Linear``: what a
+    conversion starts from, so that a model already prepared in fp32 can be prepared again
+    (in another dtype, or as an ensemble member)."""
+    model = copy.deepcopy(model).eval()
+    for parent in list(model.modules()):
+        for name, child in parent.named_children():
+            if isinstance(child, PackedLinear):
+                setattr(parent, name, child.unpacked())
+    return model
+
+
 def pack_model(model: Transformer) -> Transformer:
     """``model`` (a copy being prepared) with encoder-decoder attention split into two maps,
     which can then be packed, and every linear map packed; in evaluation mode."""
@@ -65,4 +90,4 @@ def packed_float32(model: Transformer) -> Transformer:
     """An fp32 model to decode with: a packed copy on a CPU with oneDNN, else ``model`` itself."""
     if not packs(next(model.parameters()).device, torch.float32):
         return model.eval()
-    return pack_model(copy.deepcopy(model).eval())
+    return pack_model(plain_copy(model))

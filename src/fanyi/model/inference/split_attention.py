@@ -48,6 +48,8 @@ def _linear(weight: Tensor, bias: Tensor) -> nn.Linear:
 
 def split_cross_attention(model: Transformer) -> None:
     """Give every encoder-decoder attention separate Wᵠ and Wᴷⱽ maps (``CrossAttention``), in
-    evaluation mode like the rest: a new module starts in training mode, with dropout."""
+    evaluation mode like the rest: a new module starts in training mode, with dropout. One
+    split already is left as it is."""
     for layer in cast(list[DecoderLayer], model.decoder.layers):
-        layer.cross_attn = CrossAttention(layer.cross_attn).eval()
+        if not isinstance(layer.cross_attn, CrossAttention):
+            layer.cross_attn = CrossAttention(layer.cross_attn).eval()
