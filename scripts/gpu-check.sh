@@ -39,7 +39,9 @@ print("torch", torch.__version__, "cuda", torch.version.cuda, "bf16",
       torch.cuda.is_bf16_supported(), "sentencepiece", sentencepiece.__version__)' |
   tee -a "$OUT/summary.txt"
 
-stage tests 180 "$PYTHON" -m pytest -q -p no:cacheprovider --device cuda \
+# -o addopts: one process, without pyproject's `-n 2` (a bare image has no pytest-xdist)
+stage tests 180 "$PYTHON" -m pytest -q -p no:cacheprovider -o addopts="-ra --strict-markers" \
+  --device cuda \
   tests/integration/test_on_device.py tests/integration/test_translator.py \
   tests/integration/test_server.py tests/integration/test_train_cuda.py \
   tests/unit/decode/test_tensor_devices.py tests/unit/train/test_checkpoint_devices.py \
