@@ -19,6 +19,7 @@ from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model, State
 from .beam import beam_search
 from .checks import horizon
+from .config import DecodeConfig
 from .hypothesis import (
     Hypothesis,
     StepHook,
@@ -260,16 +261,18 @@ def decode(
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
-    workers: int = 1,
+    workers: int | None = None,
     forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
     """Translate a batch of right-padded source ids (b x s): per source, its n-best, best first.
 
     The model should already be in its decoding dtype (``dtype.prepare_model``).
     ``between_steps`` runs before every decoding step (see ``StepHook``); ``workers`` > 1 splits
-    the batch across as many processes (``parallel.py``); ``forced`` (b x p): each source's
-    target prefix (``prefix.py``).
+    the batch across as many processes (``parallel.py``; default: a ``DecodeConfig``'s own
+    ``workers``, else 1); ``forced`` (b x p): each source's target prefix (``prefix.py``).
     """
+    if workers is None:
+        workers = config.workers if isinstance(config, DecodeConfig) else 1
     lengths, max_len, pad_id = source_lengths(model, src), model.config.max_len, model.config.pad_id
     check_prefixes(forced, (eos_id, pad_id), max_len)
     if src.size(1) > max_len:

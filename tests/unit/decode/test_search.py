@@ -20,6 +20,7 @@ from fanyi.decode import (
     length_penalty,
     sample,
 )
+from fanyi.decode import search as search_module
 from fanyi.decode.search import nucleus
 from tiny_model import tiny_model
 
@@ -134,12 +135,29 @@ def test_beam_one_equals_greedy():
     assert [h[0].tokens for h in fixed] == greedy_search(MODEL, src, BOS, EOS, max_len=10)
 
 
-def test_workers_give_the_same_results():
+def test_workers_give_the_same_results(monkeypatch):
+    """A ``DecodeConfig``'s ``workers`` is decode's default (a benchmark once set it there and
+    decode ignored it); the parts really go to the workers' processes."""
+    parts = []
+    monkeypatch.setattr(search_module, "in_parallel", spy(search_module.in_parallel, parts))
     src = padded([[5, 6, 7, 8], [9, 4], [12, 13, 14, 15, 4], [7], [8, 9, 10]])
     for beam in (1, 3):
         one = decode(MODEL, src, DecodeConfig(beam=beam), BOS, EOS)
         two = decode(MODEL, src, DecodeConfig(beam=beam, workers=2), BOS, EOS)
         assert_same_results(one, two)
+    assert parts == [2, 2]  # one split in two per search with workers, none without
+    decode(MODEL, src, DecodeConfig(workers=2), BOS, EOS, workers=1)  # the argument wins
+    assert parts == [2, 2]
+
+
+def spy(in_parallel, calls: list):
+    """``in_parallel`` that records how many workers each call split the batch across."""
+
+    def recorded(search, model, src, config, ids, workers, *rest):
+        calls.append(workers)
+        return in_parallel(search, model, src, config, ids, workers, *rest)
+
+    return recorded
 
 
 def test_sampling_is_reproducible_with_a_seed_and_gives_n_samples():
