@@ -9,7 +9,7 @@ import torch.nn.functional as F
 from fanyi.decode import DecodeConfig, decode, prepare_model
 from fanyi.decode.ensemble import Ensemble
 from fanyi.model.inference import PackedLinear, packed_float32
-from fanyi.model.inference.packed import packs
+from fanyi.model.inference.packed import packs, plain_copy
 from fanyi.precision import packs_bf16
 from tiny_model import peaked_model, tiny_model
 
@@ -86,6 +86,8 @@ def test_a_prepared_model_can_be_prepared_again(dtype):
     again = prepare_model(Ensemble([packed, packed]), config)
     once = prepare_model(Ensemble([model, model]), config)
     assert all(m is not packed for m in again.members())
+    plain = plain_copy(packed)
+    assert linear_maps(plain)[1] == 0 and linear_maps(packed)[0] == 0  # the packed one untouched
     got, expected = decode(again, src, config, BOS, EOS), decode(once, src, config, BOS, EOS)
     assert [h[0].tokens for h in got] == [h[0].tokens for h in expected]
 

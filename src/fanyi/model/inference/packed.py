@@ -69,13 +69,12 @@ def pack_linear_maps(module: nn.Module) -> None:
 def plain_copy(model: Transformer) -> Transformer:
     """A copy of ``model`` in evaluation mode whose linear maps are all ``nn.Linear``: what a
     conversion starts from, so that a model already prepared in fp32 can be prepared again
-    (in another dtype, or as an ensemble member)."""
-    model = copy.deepcopy(model).eval()
-    for parent in list(model.modules()):
-        for name, child in parent.named_children():
-            if isinstance(child, PackedLinear):
-                setattr(parent, name, child.unpacked())
-    return model
+    (in another dtype, or as an ensemble member). Each packed map is unpacked once, in place
+    of its copy (``copy.deepcopy`` takes what its memo already holds)."""
+    memo: dict[int, object] = {
+        id(m): m.unpacked() for m in model.modules() if isinstance(m, PackedLinear)
+    }
+    return copy.deepcopy(model, memo).eval()
 
 
 def pack_model(model: Transformer) -> Transformer:
