@@ -29,6 +29,7 @@ from torch import Tensor
 
 from common import emit, interleaved, machine, with_allocator
 from decode_peers import (
+    SIZES,
     as_tokens,
     check_ct2,
     check_marian,
@@ -43,10 +44,6 @@ from fanyi.decode import DecodeConfig, decode, prepare_model
 from fanyi.model import Transformer
 
 BATCH, NEW_TOKENS = 32, 30
-SIZES = {
-    "tiny": {"d_model": 256, "d_ff": 1024, "h": 4, "N": 3, "vocab": 8000},
-    "base-small": {"d_model": 512, "d_ff": 2048, "h": 8, "N": 6, "vocab": 16000},
-}
 DTYPES = ("fp32", "bf16", "int8")
 Run = Callable[[], object]
 

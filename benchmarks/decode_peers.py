@@ -27,6 +27,10 @@ if TYPE_CHECKING:  # imported where used: a GPU image may lack CTranslate2
     import ctranslate2
 
 BOS, EOS = 2, 3
+SIZES = {  # the benchmark models: random weights, real shapes (tiny: the bundled Tatoeba size)
+    "tiny": {"d_model": 256, "d_ff": 1024, "h": 4, "N": 3, "vocab": 8000},
+    "base-small": {"d_model": 512, "d_ff": 2048, "h": 8, "N": 6, "vocab": 16000},
+}
 SPECIALS = ["<blank>", "<unk>", "<s>", "</s>"]  # fanyi's pad, unk, bos, eos
 
 

@@ -40,6 +40,17 @@ def every_dtype_and_the_choice(result: dict) -> None:
     assert one["auto_over_fp32"] == one["speed_over_fp32"][one["auto"]]
 
 
+def packed_maps_and_searches(result: dict) -> None:
+    """The maps timed both ways, then fp32 greedy searches: the same tokens, both timed."""
+    timed_both_ways(result, "PackedLinear", "F.linear")
+    search = next(r for r in result["searches"] if r["dtype"] == "float32")
+    assert search["beam"] == 1 and search["same_tokens"] == 1.0
+    speeds = search["tokens_per_s"]
+    assert set(speeds) == {"plain", "PackedLinear"} and min(speeds.values()) > 0
+    ratio = speeds["PackedLinear"] / speeds["plain"]
+    assert abs(search["speedup"] - ratio) < 0.05 * ratio
+
+
 def raw_and_normalised_bleu(result: dict) -> None:
     assert result["lines"] == 12 and set(result["bleu"]) == {"raw", "normalised"}
     assert result["changed"] > 0  # normalising changed some lines
@@ -55,7 +66,7 @@ CASES = [
     pytest.param(
         "packed_linear",
         ["--quick", "--rounds", "1"],
-        lambda result: timed_both_ways(result, "PackedLinear", "F.linear"),
+        lambda result: packed_maps_and_searches(result),
         id="packed_linear",
         marks=ONEDNN,
     ),

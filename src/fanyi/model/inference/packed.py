@@ -21,10 +21,10 @@ from .split_attention import split_cross_attention
 
 class PackedLinear(nn.Module):
     """y = x Wᵀ + b with W (float32 or bf16) in oneDNN's packed layout. Measured on the tiny
-    model's maps at 16 and 32 rows, one thread: bf16 1.3-1.9x faster than ``F.linear`` on an AMX
-    Xeon; float32 whole searches 1.12-1.17x on an AVX2-only EPYC, 1.00-1.05x on an AMX Xeon
-    (``python benchmarks/packed_linear.py``, ``benchmarks/decode.py``). Build one only where
-    ``packs(device, dtype)``."""
+    model, one thread (``python benchmarks/packed_linear.py``): bf16 maps 1.3-1.9x faster than
+    ``F.linear`` at 16-32 rows on an AMX Xeon; float32 whole searches 1.14-1.19x on an
+    AVX2-only EPYC (1.00-1.05x on an AMX Xeon, ``benchmarks/decode.py``, docs/decoding.md).
+    Build one only where ``packs(device, dtype)``."""
 
     ROWS = 32  # the rows oneDNN is told to expect; any number works
 
