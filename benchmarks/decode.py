@@ -95,9 +95,7 @@ def fanyi_runs(
             name = system + ("" if cores == 1 else f" {_how(threads, workers)}")
             runs[name] = with_threads(
                 threads,
-                lambda m=model_, c=config, w=workers: [
-                    len(h[0].tokens) + 1 for h in decode(m, src, c, workers=w)
-                ],  # decode's own argument: DecodeConfig.workers is read by the engines only
+                lambda m=model_, c=config: [len(h[0].tokens) + 1 for h in decode(m, src, c)],
             )
     return runs
 
