@@ -51,6 +51,16 @@ def packed_maps_and_searches(result: dict) -> None:
     assert abs(search["speedup"] - ratio) < 0.05 * ratio
 
 
+def both_encoders(result: dict) -> None:
+    """Ragged sources (the benchmark checked both ways give the same tokens), both timed."""
+    (one,) = result["results"]
+    assert one["sources"] == "5-60 tokens" and one["beam"] == 1 and 0.3 < one["padding"] < 0.6
+    speeds = one["tokens_per_s"]
+    assert set(speeds) == {"skips padding", "every position"} and min(speeds.values()) > 0
+    ratio = speeds["skips padding"] / speeds["every position"]
+    assert abs(one["speedup"] - ratio) < 0.05 * ratio
+
+
 def raw_and_normalised_bleu(result: dict) -> None:
     assert result["lines"] == 12 and set(result["bleu"]) == {"raw", "normalised"}
     assert result["changed"] > 0  # normalising changed some lines
@@ -70,6 +80,7 @@ CASES = [
         id="packed_linear",
         marks=ONEDNN,
     ),
+    pytest.param("encoder_padding", ["--quick"], both_encoders, id="encoder_padding"),
     pytest.param(
         "dtype_auto",
         ["--src", "{golden}", "--threads", "1", "--rounds", "1"],

@@ -11,6 +11,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from .unpadded import Unpadded
+
 
 def scaled_dot_product_attention(
     query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None = None, dropout_p: float = 0.0
@@ -161,6 +163,19 @@ class MultiHeadAttention(nn.Module):
         need_weights: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
         """Attend per head, concatenate heads and apply Wᴼ. Returns b x t x d_model (+ weights)."""
+        out, weights = self.concat_heads(q, k, v, mask, causal, need_weights)
+        return self.out_proj(out), weights
+
+    def concat_heads(
+        self,
+        q: Tensor,
+        k: Tensor,
+        v: Tensor,
+        mask: Tensor | None,
+        causal: bool = False,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """Concat(head₁, …, head_h), before Wᴼ: b x t x d_model (+ weights)."""
         p = self.dropout if self.training else 0.0
         # On a CPU, training and short inputs (a few queries: a short teacher-forced target) take
         # the explicit path too: torch's CPU flash kernel was measured up to 3x slower for the
@@ -177,8 +192,7 @@ class MultiHeadAttention(nn.Module):
             out, weights = scaled_dot_product_attention(q, k, v, mask, p)
         else:
             out = F.scaled_dot_product_attention(q, k, v, mask, p, is_causal=causal)
-        out = out.transpose(1, 2).flatten(2)  # b x t x d_model
-        return self.out_proj(out), weights if need_weights else None
+        return out.transpose(1, 2).flatten(2), weights if need_weights else None  # b x t x d_model
 
     def forward(
         self,
@@ -195,6 +209,15 @@ class MultiHeadAttention(nn.Module):
             q = self.project_query(query)
             k, v = self.project_key_value(key_value)
         return self.attend(q, k, v, mask, causal, need_weights)
+
+    def forward_unpadded(self, x: Tensor, tokens: Unpadded, mask: Tensor) -> Tensor:
+        """Self-attention of a batch's tokens without their padding (n x d_model, ``tokens``):
+        Wᵠᴷⱽ and Wᴼ see the n tokens only, eq. 1 the padded batch (``mask``: b x 1 x 1 x s)."""
+        q, k, v = tokens.pad(self.in_proj(x)).chunk(3, dim=-1)
+        heads, _ = self.concat_heads(
+            self.split_heads(q), self.split_heads(k), self.split_heads(v), mask
+        )
+        return self.out_proj(tokens.unpad(heads))
 
     def attend_step(
         self, q: Tensor, keys: Tensor, values: Tensor, bias: Tensor | None, need_weights: bool

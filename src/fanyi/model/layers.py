@@ -9,6 +9,7 @@ from torch import Tensor, nn
 from .attention import KVCache, MultiHeadAttention
 from .config import ModelConfig
 from .feed_forward import PositionwiseFeedForward
+from .unpadded import Unpadded
 
 
 class SublayerConnection(nn.Module):
@@ -42,6 +43,11 @@ class EncoderLayer(nn.Module):
 
     def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
         x = self.sublayers[0](x, lambda y: self.self_attn(y, mask=src_mask)[0])
+        return self.sublayers[1](x, self.feed_forward)
+
+    def forward_unpadded(self, x: Tensor, tokens: Unpadded, src_mask: Tensor) -> Tensor:
+        """The same on a batch's tokens without their padding (n x d_model, ``unpadded.py``)."""
+        x = self.sublayers[0](x, lambda y: self.self_attn.forward_unpadded(y, tokens, src_mask))
         return self.sublayers[1](x, self.feed_forward)
 
 

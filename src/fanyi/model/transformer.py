@@ -18,6 +18,7 @@ from .embedding import (
 )
 from .layers import DecoderLayer, EncoderLayer
 from .masks import padding_mask
+from .unpadded import Unpadded
 
 
 class Encoder(nn.Module):
@@ -29,6 +30,14 @@ class Encoder(nn.Module):
         self.norm = nn.LayerNorm(d_model) if final_norm else nn.Identity()
 
     def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
+        """Without gradients on a CPU, the position-wise parts skip the padding
+        (``unpadded.py``), whose memory rows come out zero; else every position is computed."""
+        if src_mask is not None and x.device.type == "cpu" and not torch.is_grad_enabled():
+            tokens = Unpadded(src_mask)
+            y = tokens.unpad(x)
+            for layer in self.layers:
+                y = cast(EncoderLayer, layer).forward_unpadded(y, tokens, src_mask)
+            return tokens.pad(self.norm(y))
         for layer in self.layers:
             x = layer(x, src_mask)
         return self.norm(x)
