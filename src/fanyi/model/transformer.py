@@ -31,8 +31,9 @@ class Encoder(nn.Module):
 
     def forward(self, x: Tensor, src_mask: Tensor | None) -> Tensor:  # b x s x d_model
         """Without gradients on a CPU, the position-wise parts skip the padding
-        (``unpadded.py``), whose memory rows come out zero; else every position is computed."""
-        if src_mask is not None and x.device.type == "cpu" and not torch.is_grad_enabled():
+        (``unpadded.py``), whose memory rows come out zero; else (and when traced by
+        ``torch.compile``: the token count is data-dependent) every position is computed."""
+        if src_mask is not None and _skips_padding(x):
             tokens = Unpadded(src_mask)
             y = tokens.unpad(x)
             for layer in self.layers:
@@ -41,6 +42,12 @@ class Encoder(nn.Module):
         for layer in self.layers:
             x = layer(x, src_mask)
         return self.norm(x)
+
+
+def _skips_padding(x: Tensor) -> bool:
+    """Whether the encoder runs its position-wise parts on the tokens alone (``Encoder``)."""
+    eager = not torch.is_grad_enabled() and not torch.compiler.is_compiling()
+    return x.device.type == "cpu" and eager
 
 
 class DecoderState:
