@@ -142,6 +142,8 @@ def main() -> None:
     if malloc == "glibc":
         os.environ["FANYI_TCMALLOC"] = "0"  # fanyi translate would preload tcmalloc itself
     if args.src:
+        if not args.ref:
+            parser.error("--src needs --ref: the references the outputs are scored against")
         sources, refs = read_lines(args.src), read_lines(args.ref)
     else:
         sources, refs = direction_sources(Path(args.split), args.to)
