@@ -21,7 +21,9 @@ from tokenizers.models import WordLevel
 from torch import Tensor, nn
 from transformers import MarianConfig, MarianMTModel, PreTrainedTokenizerFast
 
-from fanyi.model import ModelConfig, Transformer, build_model
+from common import interleaved
+from fanyi.decode import DecodeConfig, decode
+from fanyi.model import Model, ModelConfig, Transformer, build_model
 
 if TYPE_CHECKING:  # imported where used: a GPU image may lack CTranslate2
     import ctranslate2
@@ -51,6 +53,16 @@ def random_model(size: dict) -> Transformer:
     with torch.no_grad():
         model.tgt_embed.embeddings.lut.weight[BOS].zero_()
     return model
+
+
+def timed_searches(
+    models: dict[str, Model], src: Tensor, config: DecodeConfig, rounds: int
+) -> tuple[dict[str, list[list[int]]], dict[str, float]]:
+    """Each model's best tokens per source (the warm-up) and its median seconds a search of
+    ``src``, the models' searches interleaved."""
+    found = {k: [h[0].tokens for h in decode(m, src, config)] for k, m in models.items()}
+    runs = {k: (lambda m=m: decode(m, src, config)) for k, m in models.items()}
+    return found, interleaved(runs, rounds, warmup=0)
 
 
 def sources(vocab: int, rows: int, device: torch.device | str = "cpu") -> Tensor:

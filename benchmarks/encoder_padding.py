@@ -20,9 +20,9 @@ import types
 import torch
 from torch import Tensor
 
-from common import emit, interleaved, machine, with_allocator
-from decode_peers import SIZES, random_model, sources
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from common import emit, machine, with_allocator
+from decode_peers import SIZES, random_model, sources, timed_searches
+from fanyi.decode import DecodeConfig, prepare_model
 from fanyi.model.transformer import Encoder, Transformer
 
 
@@ -57,10 +57,8 @@ def measure(kind: str, beam: int, rounds: int) -> dict:
     config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=29, min_len=29, dtype="fp32")
     prepared = prepare_model(model, config)
     models = {"skips padding": prepared, "every position": padded_copy(prepared)}
-    found = {k: [h[0].tokens for h in decode(m, src, config)] for k, m in models.items()}
+    found, seconds = timed_searches(models, src, config, rounds)
     assert found["skips padding"] == found["every position"], "skipping changed the tokens"
-    runs = {k: (lambda m=m: decode(m, src, config)) for k, m in models.items()}
-    seconds = interleaved(runs, rounds, warmup=0)  # the token check was the warm-up
     padding = (src == 0).float().mean().item()
     return {"sources": kind, "padding": round(padding, 3), "beam": beam,
             "tokens_per_s": {k: round(len(src) * 30 / s) for k, s in seconds.items()},

@@ -18,8 +18,8 @@ import torch
 import torch.nn.functional as F
 
 from common import emit, interleaved, machine, with_allocator
-from decode_peers import SIZES, random_model, sources
-from fanyi.decode import DecodeConfig, decode
+from decode_peers import SIZES, random_model, sources, timed_searches
+from fanyi.decode import DecodeConfig
 from fanyi.model.inference import PackedLinear, packed_float32, to_bfloat16
 from fanyi.model.inference.packed import packs
 
@@ -60,11 +60,9 @@ def measure_searches(dtype: torch.dtype, beams: tuple[int, ...], rounds: int) ->
     results = []
     for beam in beams:
         config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=29, min_len=29)
-        found = {k: [h[0].tokens for h in decode(m, src, config)] for k, m in ways.items()}
+        found, seconds = timed_searches(ways, src, config, rounds)
         agree = sum(a == b for a, b in zip(*found.values(), strict=True)) / len(src)
         assert agree == 1.0 or dtype != torch.float32, "packed fp32 changed the tokens"
-        runs = {k: (lambda m=m, c=config: decode(m, src, c)) for k, m in ways.items()}
-        seconds = interleaved(runs, rounds, warmup=0)  # the token check was the warm-up
         tokens_per_s = {k: round(len(src) * 30 / t) for k, t in seconds.items()}
         results.append({"dtype": str(dtype).removeprefix("torch."), "beam": beam,
                         "tokens_per_s": tokens_per_s, "same_tokens": agree,

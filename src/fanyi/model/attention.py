@@ -150,21 +150,12 @@ class MultiHeadAttention(nn.Module):
         return self.split_heads(key), self.split_heads(value)
 
     def project_qkv(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-        q, k, v = self.in_proj(x).chunk(3, dim=-1)
-        return self.split_heads(q), self.split_heads(k), self.split_heads(v)
+        return self.split_qkv(self.in_proj(x))
 
-    def attend(
-        self,
-        q: Tensor,
-        k: Tensor,
-        v: Tensor,
-        mask: Tensor | None,
-        causal: bool = False,
-        need_weights: bool = False,
-    ) -> tuple[Tensor, Tensor | None]:
-        """Attend per head, concatenate heads and apply Wᴼ. Returns b x t x d_model (+ weights)."""
-        out, weights = self.concat_heads(q, k, v, mask, causal, need_weights)
-        return self.out_proj(out), weights
+    def split_qkv(self, qkv: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """b x t x 3·d_model (Q, K and V side by side) → Q, K, V, each b x h x t x d_k."""
+        q, k, v = qkv.chunk(3, dim=-1)
+        return self.split_heads(q), self.split_heads(k), self.split_heads(v)
 
     def concat_heads(
         self,
@@ -175,7 +166,8 @@ class MultiHeadAttention(nn.Module):
         causal: bool = False,
         need_weights: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
-        """Concat(head₁, …, head_h), before Wᴼ: b x t x d_model (+ weights)."""
+        """Attend per head (eq. 1) and concatenate: Concat(head₁, …, head_h), before Wᴼ, as
+        b x t x d_model (+ weights)."""
         p = self.dropout if self.training else 0.0
         # On a CPU, training and short inputs (a few queries: a short teacher-forced target) take
         # the explicit path too: torch's CPU flash kernel was measured up to 3x slower for the
@@ -208,15 +200,13 @@ class MultiHeadAttention(nn.Module):
         else:
             q = self.project_query(query)
             k, v = self.project_key_value(key_value)
-        return self.attend(q, k, v, mask, causal, need_weights)
+        heads, weights = self.concat_heads(q, k, v, mask, causal, need_weights)
+        return self.out_proj(heads), weights  # b x t x d_model (+ weights)
 
     def forward_unpadded(self, x: Tensor, tokens: Unpadded, mask: Tensor) -> Tensor:
         """Self-attention of a batch's tokens without their padding (n x d_model, ``tokens``):
         Wᵠᴷⱽ and Wᴼ see the n tokens only, eq. 1 the padded batch (``mask``: b x 1 x 1 x s)."""
-        q, k, v = tokens.pad(self.in_proj(x)).chunk(3, dim=-1)
-        heads, _ = self.concat_heads(
-            self.split_heads(q), self.split_heads(k), self.split_heads(v), mask
-        )
+        heads, _ = self.concat_heads(*self.split_qkv(tokens.pad(self.in_proj(x))), mask)
         return self.out_proj(tokens.unpad(heads))
 
     def attend_step(
