@@ -65,12 +65,15 @@ def timed_searches(
     return found, interleaved(runs, rounds, warmup=0)
 
 
-def sources(vocab: int, rows: int, device: torch.device | str = "cpu") -> Tensor:
-    """``rows`` right-padded sources of 20-30 ordinary tokens (the same for a given ``rows``)."""
-    g = torch.Generator().manual_seed(1)
-    lengths = torch.randint(20, 31, (rows,), generator=g)
-    src = torch.randint(4, vocab, (rows, 30), generator=g)
-    return src.masked_fill(torch.arange(30) >= lengths[:, None], 0).to(device)
+def sources(
+    vocab: int, rows: int, device: torch.device | str = "cpu", lengths: tuple[int, int] = (20, 30)
+) -> Tensor:
+    """``rows`` right-padded sources of ``lengths`` (shortest, longest: 20-30) ordinary tokens
+    (the same for given ``rows`` and ``lengths``)."""
+    g, (shortest, longest) = torch.Generator().manual_seed(1), lengths
+    drawn = torch.randint(shortest, longest + 1, (rows,), generator=g)
+    src = torch.randint(4, vocab, (rows, longest), generator=g)
+    return src.masked_fill(torch.arange(longest) >= drawn[:, None], 0).to(device)
 
 
 @torch.inference_mode()

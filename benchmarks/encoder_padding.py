@@ -25,16 +25,10 @@ from decode_peers import SIZES, random_model, sources, timed_searches
 from fanyi.decode import DecodeConfig, prepare_model
 from fanyi.model.transformer import Encoder, Transformer
 
-
-def ragged_sources(vocab: int, rows: int) -> Tensor:
-    """``rows`` right-padded sources of 5-60 ordinary tokens."""
-    g = torch.Generator().manual_seed(2)
-    lengths = torch.randint(5, 61, (rows,), generator=g)
-    src = torch.randint(4, vocab, (rows, 60), generator=g)
-    return src.masked_fill(torch.arange(60) >= lengths[:, None], 0)
-
-
-SOURCES = {"20-30 tokens": sources, "5-60 tokens": ragged_sources}
+SOURCES = {  # decode.py's, and ragged ones
+    "20-30 tokens": sources,
+    "5-60 tokens": lambda vocab, rows: sources(vocab, rows, lengths=(5, 60)),
+}
 
 
 def every_position(encoder: Encoder, x: Tensor, src_mask: Tensor | None) -> Tensor:
