@@ -61,6 +61,15 @@ def both_encoders(result: dict) -> None:
     assert abs(one["speedup"] - ratio) < 0.05 * ratio
 
 
+def both_softmaxes(result: dict) -> None:
+    """The golden (Chinese) sources into English both ways, timed; few outputs differ."""
+    assert result["sentences"] == 6 and result["to"] == "en" and 0 <= result["differ"] <= 6
+    seconds = result["seconds"]
+    assert set(seconds) == {"whole vocabulary", "allowed pieces"} and min(seconds.values()) > 0
+    ratio = seconds["whole vocabulary"] / seconds["allowed pieces"]
+    assert abs(result["speedup"] - ratio) < 0.05 * ratio
+
+
 def raw_and_normalised_bleu(result: dict) -> None:
     assert result["lines"] == 12 and set(result["bleu"]) == {"raw", "normalised"}
     assert result["changed"] > 0  # normalising changed some lines
@@ -86,6 +95,13 @@ CASES = [
         ["--src", "{golden}", "--threads", "1", "--rounds", "1"],
         every_dtype_and_the_choice,
         id="dtype_auto",
+        marks=BUNDLED_MODEL,
+    ),
+    pytest.param(
+        "allowed_softmax",
+        ["--src", "{golden}", "--rounds", "1", "--rerank-backward", "0"],
+        both_softmaxes,
+        id="allowed_softmax",
         marks=BUNDLED_MODEL,
     ),
     pytest.param(

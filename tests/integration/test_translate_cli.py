@@ -191,6 +191,7 @@ def test_every_decode_config_key_is_a_flag(command):
         "no_repeat_ngram_size": "3",
         "target_script_only": "false",
         "suppress_ids": "5,17",
+        "allowed_softmax": "true",
         "script_penalty": "1.5",
         "script_penalty_by_target": "{zh: 0.5}",
         "penalized_ids": "6,18",
@@ -207,7 +208,7 @@ def test_every_decode_config_key_is_a_flag(command):
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",
         auto_dtypes=["fp32", "int8"], workers=2, compile=True, split_sentences=False, long_input="error",
         attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3, target_script_only=False,
-        suppress_ids=[5, 17], script_penalty=1.5, script_penalty_by_target={"zh": 0.5},
+        suppress_ids=[5, 17], allowed_softmax=True, script_penalty=1.5, script_penalty_by_target={"zh": 0.5},
         penalized_ids=[6, 18],
     )  # fmt: skip
 

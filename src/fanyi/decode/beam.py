@@ -159,7 +159,7 @@ def beam_search(
     batch until the next check (``checks.py``)."""
     limits = target_limits(model, src, config, forced)
     seen = horizon(source_lengths(model, src), limits)
-    bias = piece_bias(config, src, forced)
+    bias = piece_bias(model, config, src, forced)
     beams, state = start_beams(model, src, config, bos_id, limits, forced)
     finished = Finished.start(src, config, seen, (eos_id, model.config.pad_id))
     for step in itertools.count():

@@ -48,10 +48,10 @@ class EnsembleState:
 class MixtureGenerator(nn.Module):
     """Members' decoder outputs, side by side → log of the mean of their distributions."""
 
-    def __init__(self, members: list[Transformer]) -> None:
+    def __init__(self, generators: list[nn.Module], widths: list[int]) -> None:
         super().__init__()
-        self.generators = nn.ModuleList([m.generator for m in members])
-        self.widths = [m.config.d_model for m in members]
+        self.generators = nn.ModuleList(generators)
+        self.widths = widths  # each member's d_model
 
     def logits(self, hidden: Tensor) -> Tensor:  # ... x Σ d_model → ... x V (normalised)
         parts = hidden.split(self.widths, dim=-1)
@@ -84,7 +84,9 @@ class Ensemble(nn.Module):
         self.stack = nn.ModuleList(members)
         # positions: as far as every member reads
         self.config = dataclasses.replace(first, max_len=min(m.config.max_len for m in members))
-        self.generator = MixtureGenerator(members)
+        self.generator = MixtureGenerator(
+            [m.generator for m in members], [m.config.d_model for m in members]
+        )
 
     def members(self) -> list[Transformer]:
         """The models it combines."""

@@ -12,6 +12,7 @@ from torch import Tensor
 
 from ..model import Model
 from ..model.decoding import StateT
+from .allowed import AllowedOutput, allowed_output, log_probs_over
 from .options import SearchOptions
 from .prefix import force_prefix, prefix_lengths
 
@@ -76,30 +77,37 @@ def step_log_probs(
     bias: Bias | None = None,
 ) -> tuple[Tensor, Tensor | None]:
     """Feed the newest tokens (b x 1); log-probabilities of the next one (b x V, float32 or wider;
-    padding never, and the ``bias`` of the suppressed and penalised ids added) and, if asked, the
-    last layer's cross-attention averaged over heads (b x s)."""
+    padding never, and the ``bias`` of the suppressed and penalised ids added, or with
+    ``allowed_softmax`` normalised over the allowed ids only) and, if asked, the last layer's
+    cross-attention averaged over heads (b x s)."""
     hidden, weights = model.decode_step(tokens, state, need_attention)
-    logits = model.generator.logits(hidden[:, -1])  # b x V
-    if logits.dtype not in (torch.float32, torch.float64):
-        logits = logits.float()  # bf16 scores would tie and drift over a long beam
     attention = weights[-1].float().mean(dim=1)[:, -1] if need_attention else None
-    log_probs = logits.log_softmax(dim=-1)
-    log_probs[:, model.config.pad_id] = float("-inf")  # padding is never part of a translation
-    if bias is not None:  # after the softmax: a path the model wanted them on pays for it
-        values = bias.values.to(log_probs.dtype).expand(log_probs.size(0), -1)
-        log_probs.index_add_(1, bias.ids, values)
+    if bias is not None and bias.allowed is not None:
+        log_probs = log_probs_over(bias.allowed, hidden[:, -1])
+    else:
+        logits = model.generator.logits(hidden[:, -1])  # b x V
+        if logits.dtype not in (torch.float32, torch.float64):
+            logits = logits.float()  # bf16 scores would tie and drift over a long beam
+        log_probs = logits.log_softmax(dim=-1)
+        log_probs[:, model.config.pad_id] = float("-inf")  # padding is never in a translation
+    if bias is not None and bias.row is not None:  # after the softmax: a path the model
+        log_probs += bias.row.to(log_probs.dtype)  # wanted them on pays for it
     return log_probs, attention
 
 
 class Bias(NamedTuple):
-    """What some target ids add to their log-probability at every step: −∞ for a suppressed
-    id, −β for a penalised one (an id in both lists stays suppressed)."""
+    """What the target ids add to their log-probability at every step, a V-wide row: −∞ for a
+    suppressed id, −β for a penalised one (an id in both stays suppressed), 0 for the rest; with
+    ``allowed_softmax`` the output layer onto the ids not suppressed (``allowed.py``) instead
+    of the −∞, and the row (None without a β) holds the −β only."""
 
-    ids: Tensor
-    values: Tensor
+    row: Tensor | None
+    allowed: AllowedOutput | None = None
 
 
-def piece_bias(config: SearchOptions, src: Tensor, forced: Tensor | None) -> Bias | None:
+def piece_bias(
+    model: Model, config: SearchOptions, src: Tensor, forced: Tensor | None
+) -> Bias | None:
     """``config.suppress_ids`` (−∞) and, with a ``script_penalty`` β, ``config.penalized_ids``
     (−β) on the device of ``src``, less the ids of the target prefixes (``forced``: a user's own
     text is never refused nor penalised); None for none. One upload per search."""
@@ -107,12 +115,19 @@ def piece_bias(config: SearchOptions, src: Tensor, forced: Tensor | None) -> Bia
     if not config.suppress_ids and not penalized:
         return None
     ids = torch.tensor([*config.suppress_ids, *penalized], dtype=torch.long, device=src.device)
-    values = [float("-inf")] * len(config.suppress_ids) + [-config.script_penalty] * len(penalized)
-    bias = Bias(ids, torch.tensor(values, dtype=torch.float32, device=src.device))
-    if forced is None:
-        return bias
-    kept = ~torch.isin(ids, forced)
-    return Bias(ids[kept], bias.values[kept])
+    added = [float("-inf")] * len(config.suppress_ids) + [-config.script_penalty] * len(penalized)
+    values = torch.tensor(added, dtype=torch.float32, device=src.device)
+    if forced is not None:
+        kept = ~torch.isin(ids, forced)
+        ids, values = ids[kept], values[kept]
+    vocab_size = model.config.tgt_vocab_size
+    row = torch.zeros(vocab_size, device=src.device).index_add_(0, ids, values)
+    suppressed = row == float("-inf")
+    if not config.allowed_softmax or not suppressed.any():
+        return Bias(row)
+    refused = torch.cat([suppressed.nonzero()[:, 0], ids.new_tensor([model.config.pad_id])])
+    allowed = allowed_output(model.generator, refused, vocab_size)
+    return Bias(row.masked_fill(suppressed, 0.0) if penalized else None, allowed)
 
 
 def constrain(

@@ -52,6 +52,9 @@ class SearchOptions:
     # prefix's own pieces are always allowed
     target_script_only: bool = True
     suppress_ids: list[int] = field(default_factory=list)  # target ids never generated
+    # the softmax over the allowed pieces only (those the two keys above leave): renormalised
+    # scores, and the output projection computes only their rows (decode/allowed.py)
+    allowed_softmax: bool = False
     # β: the log-probability each piece in the other language's script loses (lang.in_other_script:
     # a Latin letter in Chinese, an English word left untranslated); 0 = off. Scores include it
     script_penalty: float = 0.0

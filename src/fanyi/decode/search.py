@@ -156,7 +156,7 @@ def single_path_search(
     pad_id = model.config.pad_id
     limits = target_limits(model, src, config, forced)
     seen = horizon(source_lengths(model, src), limits)
-    bias = piece_bias(config, src, forced)
+    bias = piece_bias(model, config, src, forced)
     state = model.start_decoding(src)
     live = _Paths.start(src, limits, bos_id, forced)
     outputs = _Outputs.start(src, seen.last_step, pad_id, config.attention)

@@ -139,7 +139,8 @@ class CTranslate2Engine:
             best_first(hyps, len(hyps))
             for hyps in map(self._hypotheses, found, [options] * len(found), forced)
         ]
-        if refused:  # the n-best only
+        if refused and not options.allowed_softmax:  # the n-best only (allowed_softmax's
+            # scores are CTranslate2's own: normalised over the pieces it may choose)
             best = [hyps[: options.n_best] for hyps in hypotheses]
             hypotheses = self._rescored(tokens, best, options.length_penalty)
         if options.script_penalty > 0 and options.penalized_ids:

@@ -149,9 +149,9 @@ class Decoder(nn.Module):
 class Generator(nn.Module):
     """The final linear map and softmax (§3.4): decoder output → log-probabilities over the vocabulary."""
 
-    def __init__(self, d_model: int, vocab_size: int) -> None:
+    def __init__(self, proj: nn.Module) -> None:
         super().__init__()
-        self.proj = nn.Linear(d_model, vocab_size)
+        self.proj = proj  # an nn.Linear(d_model, V) when trained; packed or int8 to decode
 
     def logits(self, x: Tensor) -> Tensor:  # b x t x d_model → b x t x V
         return self.proj(x)
@@ -172,7 +172,7 @@ class Transformer(nn.Module):
         self.tgt_embed = _input_embedding(c, c.tgt_vocab_size)
         self.encoder = Encoder([EncoderLayer(c) for _ in range(c.N_enc)], c.d_model, final_norm)
         self.decoder = Decoder([DecoderLayer(c) for _ in range(c.N_dec)], c.d_model, final_norm)
-        self.generator = Generator(c.d_model, c.tgt_vocab_size)
+        self.generator = Generator(nn.Linear(c.d_model, c.tgt_vocab_size))
         if initialise:
             self.reset_parameters()
         if c.tie_embeddings:  # §3.4: one weight matrix for both embeddings and the pre-softmax map

@@ -49,7 +49,7 @@ class HandModel:
 
     def __init__(self, table: Table = random_table) -> None:
         self.table = table
-        self.config = SimpleNamespace(pad_id=PAD, max_len=64)
+        self.config = SimpleNamespace(pad_id=PAD, max_len=64, tgt_vocab_size=VOCAB)
         self.generator = SimpleNamespace(logits=lambda hidden: hidden)
         self.batch_sizes: list[int] = []
 
