@@ -12,6 +12,7 @@ Runs of one size are interleaved. Ends with one JSON line.
     python benchmarks/end_to_end.py                    # bundled model, zh→en, Tatoeba sources
     python benchmarks/end_to_end.py --to zh --sizes 1000
     python benchmarks/end_to_end.py --compile          # fanyi --compile true too
+    python benchmarks/end_to_end.py --allowed-softmax  # and fanyi --allowed-softmax
 
 Sources: the test, dev and train sources of one direction of ``--split`` (from ``fanyi prepare
 --config configs/data/tatoeba-bi-plus.yaml``), in that order, without repeats; or ``--src``.
@@ -61,6 +62,8 @@ def commands(args: argparse.Namespace, exports: dict[str, Path], layout: str) ->
     runs = {"fanyi auto": fanyi, "fanyi int8": [*fanyi, "--dtype", "int8"]}
     if args.compile:
         runs["fanyi compiled"] = [*fanyi, "--compile", "true"]
+    if args.allowed_softmax:
+        runs["fanyi allowed"] = [*fanyi, "--allowed-softmax", "true"]
     for quantization, path in exports.items():
         runs[f"CT2 {quantization}"] = [
             sys.executable, str(HERE / "ct2_translate.py"), str(path), "--to", args.to,
@@ -136,6 +139,9 @@ def main() -> None:
     parser.add_argument("--malloc", default="tcmalloc", choices=["tcmalloc", "glibc"])
     parser.add_argument(
         "--compile", action="store_true", help="fanyi with --compile true too (compile included)"
+    )
+    parser.add_argument(
+        "--allowed-softmax", action="store_true", help="fanyi with --allowed-softmax too"
     )
     args = parser.parse_args()
     malloc = with_allocator(args.malloc)  # inherited by every command the benchmark runs
