@@ -217,6 +217,7 @@ def test_health_and_openapi(translator):
         {"sampling": True, "top_k": 3, "top_p": 0.9, "temperature": 0.7, "seed": 5, "n_best": 2},
         {"target_script_only": False},
         {"script_penalty": 1.5},
+        {"allowed_softmax": True},
     ],
 )
 def test_search_options_per_request_are_those_of_the_python_api(translator, options):
@@ -242,6 +243,7 @@ def test_search_options_per_request_are_those_of_the_python_api(translator, opti
         ({"sampling": True, "n_best": 9}, "n_best 9 is over the limit 5"),
         ({"min_len": "3"}, "valid integer"),
         ({"target_script_only": "no"}, "valid boolean"),
+        ({"allowed_softmax": 1}, "valid boolean"),
         ({"script_penalty": -1}, "script_penalty (and by target) must be finite and ≥ 0"),
     ],
 )

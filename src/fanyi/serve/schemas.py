@@ -61,6 +61,9 @@ class TranslateRequest(BaseModel):
     script_penalty: Number | None = Field(
         None, description="β ≥ 0 each piece in the other script loses (Latin in Chinese)"
     )
+    allowed_softmax: StrictBool | None = Field(
+        None, description="softmax over the pieces not suppressed only: faster into English"
+    )
 
 
 class Candidate(BaseModel):
