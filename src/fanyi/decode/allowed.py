@@ -11,13 +11,14 @@ thirds of the projection are skipped (``benchmarks/allowed_softmax.py``).
 
 The search still sees V-wide log-probabilities, -inf off the allowed pieces, so nothing after
 the step changes. Each restricted projection is built once per output layer and allowed set,
-in the layer's own form (float32 or bf16 weights, oneDNN-packed or int8) and kept while the
-layer lives.
+in the layer's own form (float32 or bf16 weights, oneDNN-packed or int8); the latest few are
+kept while the layer lives.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from typing import NamedTuple, cast
 
 import torch
@@ -38,7 +39,9 @@ class AllowedOutput(NamedTuple):
     vocab_size: int  # V
 
 
-_BUILT: weakref.WeakKeyDictionary[nn.Module, dict[tuple[int, ...], OutputLayer]] = (
+KEPT = 4  # restricted layers kept per output layer: the latest allowed sets (target prefixes
+# each make one of their own, and a server sees many)
+_BUILT: weakref.WeakKeyDictionary[nn.Module, OrderedDict[tuple[int, ...], OutputLayer]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -49,10 +52,13 @@ def allowed_output(generator: OutputLayer, refused: Tensor, vocab_size: int) -> 
     keep = torch.ones(vocab_size, dtype=torch.bool, device=refused.device)
     keep[refused] = False
     ids = keep.nonzero()[:, 0]
-    built = _BUILT.setdefault(generator, {})  # type: ignore[arg-type]
+    built = _BUILT.setdefault(generator, OrderedDict())  # type: ignore[arg-type]
     key = tuple(ids.tolist())
     if key not in built:
         built[key] = restricted(generator, ids)
+        if len(built) > KEPT:
+            built.popitem(last=False)
+    built.move_to_end(key)
     return AllowedOutput(ids, built[key], vocab_size)
 
 

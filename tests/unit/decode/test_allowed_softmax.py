@@ -10,7 +10,7 @@ import torch
 from torch import Tensor, nn
 
 from fanyi.decode import DecodeConfig, decode, prepare_model
-from fanyi.decode.allowed import allowed_output, log_probs_over
+from fanyi.decode.allowed import KEPT, allowed_output, log_probs_over
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.hypothesis import piece_bias
 from fanyi.model import Transformer
@@ -58,6 +58,9 @@ def test_the_restricted_layer_is_built_once_per_layer_and_allowed_set():
     first = allowed_output(model.generator, torch.tensor([4, 7, PAD]), 40)
     assert allowed_output(model.generator, torch.tensor([7, 4, PAD]), 40).layer is first.layer
     assert allowed_output(model.generator, torch.tensor([4, PAD]), 40).layer is not first.layer
+    for suppressed in range(5, 5 + KEPT):  # as many other sets as are kept: the first goes
+        allowed_output(model.generator, torch.tensor([suppressed, PAD]), 40)
+    assert allowed_output(model.generator, torch.tensor([4, 7, PAD]), 40).layer is not first.layer
 
 
 class MaskedGenerator(nn.Module):
