@@ -5,10 +5,10 @@ time, outputs that differ, and BLEU / chrF of each against the references.
 One model (default: the first member of the bundled Tatoeba ensemble, the model of
 ``end_to_end.py``), the sources of one direction of a prepared split (``--part``: dev to choose
 a setting, test to report one), or ``--src`` (and ``--ref`` for scores); the model's own search
-settings (``--rerank-backward 0``: the beam's own order, as
-``end_to_end.py`` decodes), fp32, one thread, tcmalloc where installed; interleaved rounds in one process. Into
-English every piece holding a Han character is suppressed (``target_script_only``); into Chinese
-nothing is, so there both ways must translate alike. Ends with one JSON line.
+settings (``--rerank-backward 0``: the beam's own order, as ``end_to_end.py`` decodes), fp32,
+one thread, tcmalloc where installed; interleaved rounds in one process. Into English every
+piece holding a Han character is suppressed (``target_script_only``); into Chinese nothing is,
+so there both ways must translate alike. Ends with one JSON line.
 
     python benchmarks/allowed_softmax.py                       # zh→en, 1,000 test sources
     python benchmarks/allowed_softmax.py --part dev --to zh    # the other direction, on dev
@@ -22,19 +22,19 @@ from pathlib import Path
 
 import torch
 
-from common import add_one_model_argument, emit, interleaved, machine, read_lines, with_allocator
+from common import (
+    add_one_model_argument,
+    direction_pairs,
+    emit,
+    interleaved,
+    machine,
+    read_lines,
+    with_allocator,
+)
 from fanyi.decode.translator import Translator
 from fanyi.scores import score
 
 WAYS = {"whole vocabulary": False, "allowed pieces": True}
-
-
-def direction_part(split: Path, part: str, to: str) -> tuple[list[str], list[str]]:
-    """Sources of ``part`` translated into ``to`` (tag removed), and their references."""
-    tag = f"<2{to}> "
-    pairs = zip(*(read_lines(str(split / f"{part}.{s}")) for s in ("src", "tgt")), strict=True)
-    chosen = [(src.removeprefix(tag), ref) for src, ref in pairs if src.startswith(tag)]
-    return [s for s, _ in chosen], [r for _, r in chosen]
 
 
 def measure(args: argparse.Namespace, sources: list[str], refs: list[str] | None) -> dict:
@@ -83,9 +83,8 @@ def main() -> None:
         sources = read_lines(args.src, args.limit)
         refs = read_lines(args.ref, args.limit) if args.ref else None
     else:
-        sources, refs = (
-            x[: args.limit] for x in direction_part(Path(args.split), args.part, args.to)
-        )
+        pairs = direction_pairs(Path(args.split), args.part, args.to)[: args.limit]
+        sources, refs = [src for src, _ in pairs], [ref for _, ref in pairs]
     result = measure(args, sources, refs)
     print(f"{result['sentences']} sentences into {args.to}: {result['seconds']}, allowed pieces "
           f"{result['speedup']:.2f}x, {result['differ']} outputs differ; "

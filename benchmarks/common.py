@@ -82,6 +82,15 @@ def read_lines(path: str, limit: int | None = None) -> list[str]:
     return lines[:limit] if limit else lines
 
 
+def direction_pairs(split: Path, part: str, to: str) -> list[tuple[str, str]]:
+    """(source, reference) of every pair of split ``part`` of a prepared bidirectional data
+    directory translated into ``to``, the source's target tag removed."""
+    tag = f"<2{to}> "
+    lines = (read_lines(str(split / f"{part}.{side}")) for side in ("src", "tgt"))
+    pairs = zip(*lines, strict=True)
+    return [(src.removeprefix(tag), ref) for src, ref in pairs if src.startswith(tag)]
+
+
 def timed(fn: Callable[[], object]) -> float:
     """Seconds one call of ``fn`` takes."""
     start = time.perf_counter()

@@ -30,7 +30,14 @@ from pathlib import Path
 
 import ctranslate2
 
-from common import add_one_model_argument, emit, machine, read_lines, with_allocator
+from common import (
+    add_one_model_argument,
+    direction_pairs,
+    emit,
+    machine,
+    read_lines,
+    with_allocator,
+)
 from fanyi.decode.translator import Translator
 from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.scores import score
@@ -40,13 +47,12 @@ HERE = Path(__file__).resolve().parent
 
 def direction_sources(split: Path, to: str) -> tuple[list[str], list[str]]:
     """Sources of one direction (tag removed) and their references: test, dev, train, no repeats."""
-    tag, seen, sources, refs = f"<2{to}> ", set(), [], []
+    seen, sources, refs = set(), [], []
     for part in ("test", "dev", "train"):
-        src_lines, tgt_lines = (read_lines(str(split / f"{part}.{s}")) for s in ("src", "tgt"))
-        for src, ref in zip(src_lines, tgt_lines, strict=True):
-            if src.startswith(tag) and src not in seen:
+        for src, ref in direction_pairs(split, part, to):
+            if src not in seen:
                 seen.add(src)
-                sources.append(src.removeprefix(tag))
+                sources.append(src)
                 refs.append(ref)
     return sources, refs
 

@@ -40,34 +40,33 @@ def every_dtype_and_the_choice(result: dict) -> None:
     assert one["auto_over_fp32"] == one["speed_over_fp32"][one["auto"]]
 
 
+def speedup_of(figures: dict[str, float], top: str, bottom: str, speedup: float) -> None:
+    """Both ways timed (``figures``: rates or times, each > 0) and ``speedup`` the ratio of
+    ``top``'s figure to ``bottom``'s (within 5%)."""
+    assert set(figures) == {top, bottom} and min(figures.values()) > 0
+    ratio = figures[top] / figures[bottom]
+    assert abs(speedup - ratio) < 0.05 * ratio
+
+
 def packed_maps_and_searches(result: dict) -> None:
     """The maps timed both ways, then fp32 greedy searches: the same tokens, both timed."""
     timed_both_ways(result, "PackedLinear", "F.linear")
     search = next(r for r in result["searches"] if r["dtype"] == "float32")
     assert search["beam"] == 1 and search["same_tokens"] == 1.0
-    speeds = search["tokens_per_s"]
-    assert set(speeds) == {"plain", "PackedLinear"} and min(speeds.values()) > 0
-    ratio = speeds["PackedLinear"] / speeds["plain"]
-    assert abs(search["speedup"] - ratio) < 0.05 * ratio
+    speedup_of(search["tokens_per_s"], "PackedLinear", "plain", search["speedup"])
 
 
 def both_encoders(result: dict) -> None:
     """Ragged sources (the benchmark checked both ways give the same tokens), both timed."""
     (one,) = result["results"]
     assert one["sources"] == "5-60 tokens" and one["beam"] == 1 and 0.3 < one["padding"] < 0.6
-    speeds = one["tokens_per_s"]
-    assert set(speeds) == {"skips padding", "every position"} and min(speeds.values()) > 0
-    ratio = speeds["skips padding"] / speeds["every position"]
-    assert abs(one["speedup"] - ratio) < 0.05 * ratio
+    speedup_of(one["tokens_per_s"], "skips padding", "every position", one["speedup"])
 
 
 def both_softmaxes(result: dict) -> None:
     """The golden (Chinese) sources into English both ways, timed; few outputs differ."""
     assert result["sentences"] == 6 and result["to"] == "en" and 0 <= result["differ"] <= 6
-    seconds = result["seconds"]
-    assert set(seconds) == {"whole vocabulary", "allowed pieces"} and min(seconds.values()) > 0
-    ratio = seconds["whole vocabulary"] / seconds["allowed pieces"]
-    assert abs(result["speedup"] - ratio) < 0.05 * ratio
+    speedup_of(result["seconds"], "whole vocabulary", "allowed pieces", result["speedup"])
 
 
 def raw_and_normalised_bleu(result: dict) -> None:

@@ -27,6 +27,7 @@ from torch.ao.nn.quantized import dynamic
 
 from ..model.decoding import OutputLayer
 from ..model.inference import PackedLinear
+from ..model.inference.split_attention import linear_from
 from ..model.transformer import Generator
 from .ensemble import MixtureGenerator
 
@@ -84,23 +85,13 @@ def restricted(generator: OutputLayer, ids: Tensor) -> OutputLayer:
 def rows(linear: nn.Module, ids: Tensor) -> nn.Module:
     """The rows ``ids`` of a linear map, as the same kind of map (weights copied exactly)."""
     if isinstance(linear, PackedLinear):
-        return PackedLinear(plain_rows(linear.unpacked(), ids))
+        return PackedLinear(cast(nn.Linear, rows(linear.unpacked(), ids)))
     if isinstance(linear, dynamic.Linear):
         weight, bias = linear._weight_bias()
         quantized = dynamic.Linear(weight.size(1), ids.numel(), dtype=weight.dtype)
         quantized.set_weight_bias(weight[ids.cpu()], None if bias is None else bias[ids.cpu()])
         return quantized
     if isinstance(linear, nn.Linear):
-        return plain_rows(linear, ids)
+        bias = None if linear.bias is None else linear.bias.detach()[ids]
+        return linear_from(linear.weight.detach()[ids], bias).eval()
     raise TypeError(f"allowed_softmax cannot restrict a {type(linear).__name__}")
-
-
-def plain_rows(linear: nn.Linear, ids: Tensor) -> nn.Linear:
-    """The rows ``ids`` of an ``nn.Linear``, in its dtype and on its device."""
-    weight = linear.weight.detach()[ids]
-    bias = None if linear.bias is None else linear.bias.detach()[ids]
-    out = nn.Linear(weight.size(1), weight.size(0), bias is not None, weight.device, weight.dtype)
-    out.weight = nn.Parameter(weight, requires_grad=False)
-    if bias is not None:
-        out.bias = nn.Parameter(bias, requires_grad=False)
-    return out.eval()

@@ -26,8 +26,8 @@ class CrossAttention(MultiHeadAttention):
         super().__init__(attention.d_model, attention.h, attention.dropout)
         d = self.d_model
         self.out_proj = attention.out_proj
-        self.q_proj = _linear(attention.in_proj.weight[:d], attention.in_proj.bias[:d])
-        self.kv_proj = _linear(attention.in_proj.weight[d:], attention.in_proj.bias[d:])
+        self.q_proj = linear_from(attention.in_proj.weight[:d], attention.in_proj.bias[:d])
+        self.kv_proj = linear_from(attention.in_proj.weight[d:], attention.in_proj.bias[d:])
         del self.in_proj
 
     def project_query(self, x: Tensor) -> Tensor:
@@ -38,11 +38,16 @@ class CrossAttention(MultiHeadAttention):
         return self.split_heads(key), self.split_heads(value)
 
 
-def _linear(weight: Tensor, bias: Tensor) -> nn.Linear:
-    linear = nn.Linear(weight.size(1), weight.size(0), dtype=weight.dtype, device=weight.device)
+def linear_from(weight: Tensor, bias: Tensor | None) -> nn.Linear:
+    """An ``nn.Linear`` holding copies of ``weight`` (out x in) and ``bias``, in their dtype and
+    on their device."""
+    linear = nn.Linear(
+        weight.size(1), weight.size(0), bias is not None, weight.device, weight.dtype
+    )
     with torch.no_grad():
         linear.weight.copy_(weight)
-        linear.bias.copy_(bias)
+        if bias is not None:
+            linear.bias.copy_(bias)
     return linear
 
 
