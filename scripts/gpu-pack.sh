@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Make a pack for scripts/gpu-train.sh (docs/gpu.md): the wheels a bare GPU image lacks for
+# training (opencc, sentencepiece 0.2.3, taken from .whl/) and each prepared data directory
+# without its text training files, the token shards xz-compressed.
+#   bash scripts/gpu-pack.sh PACK data/NAME [data/NAME ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pack=$1
+shift
+mkdir -p "$pack"
+cp .whl/opencc-*.whl .whl/sentencepiece-*.whl "$pack/"
+for data in "$@"; do
+  into="$pack/data/$(basename "$data")"
+  mkdir -p "$into"
+  for file in "$data"/*; do
+    case $(basename "$file") in
+      train.src | train.tgt) ;; # training reads the shards
+      train.*.npy) xz -6 -T2 -c "$file" >"$into/$(basename "$file").xz" ;;
+      *) cp "$file" "$into/" ;;
+    esac
+  done
+done
+du -sh "$pack"
