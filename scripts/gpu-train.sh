@@ -8,7 +8,8 @@
 # Back here: cat OUT/model.safetensors.part-* > DIR/model.safetensors beside OUT's config.yaml
 # and spm.model. The run's optimizer state stays on the card; continue with --init-from.
 # AVERAGE (default 3) sets how many of the last kept checkpoints are averaged; DEVICE (default
-# cuda) where it trains (DEVICE=cpu tries the script on a machine without a card).
+# cuda) where it trains (DEVICE=cpu tries the script on a machine without a card); DATA_ROOT
+# (default data) where the pack's data directories are unpacked.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 pack=$1 config=$2
@@ -21,9 +22,10 @@ if compgen -G "$pack/*.whl" >/dev/null; then
     --target /tmp/site "$pack"/*.whl || exit 1
 fi
 export PYTHONPATH="$PWD/src:/tmp/site" PYTHONUNBUFFERED=1
+root=${DATA_ROOT:-data}
 for dir in "$pack"/data/*/; do
-  name=$(basename "$dir")
-  mkdir -p "data/$name" && cp "$dir"* "data/$name/" && xz -d -T0 -f "data/$name/"*.xz 2>/dev/null
+  into="$root/$(basename "$dir")"
+  mkdir -p "$into" && cp "$dir"* "$into/" && { xz -d -T0 -f "$into/"*.xz 2>/dev/null || true; }
 done
 
 sampler=
@@ -33,12 +35,14 @@ if command -v nvidia-smi >/dev/null; then # the card, and its busy share every 2
   sampler=$!
 fi
 "$PYTHON" -m fanyi train --config "$config" --device "${DEVICE:-cuda}" "$@" 2>&1 | tee "$OUT/train.log"
+trained=${PIPESTATUS[0]}
 [ -z "$sampler" ] || kill "$sampler"
+[ "$trained" -eq 0 ] || exit "$trained"
 
 run=$("$PYTHON" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["out_dir"])' "$config")
 for ((i = 1; i <= $#; i++)); do [ "${!i}" = --out-dir ] && j=$((i + 1)) && run=${!j}; done
 "$PYTHON" -m fanyi average "$run" --last "${AVERAGE:-3}" --dtype int8 -o "$run/avg-int8" |
-  tee -a "$OUT/train.log"
+  tee -a "$OUT/train.log" || exit 1
 cp "$run/avg-int8/config.yaml" "$run/avg-int8/spm.model" "$OUT/"
 split -b 15M "$run/avg-int8/model.safetensors" "$OUT/model.safetensors.part-"
 ls -la "$OUT"

@@ -19,8 +19,8 @@ def _keys(pairs):
     return tuple(np.array([text_hash(p[side]) for p in pairs], dtype=np.uint64) for side in (0, 1))
 
 
-def _split(pairs, dev_size, test_size, seed):
-    chosen = leak_free_split(*_keys(pairs), dev_size, test_size, seed)
+def _split(pairs, dev_size, test_size, seed, by_content=False):
+    chosen = leak_free_split(*_keys(pairs), dev_size, test_size, seed, by_content=by_content)
     return {name: indices.tolist() for name, indices in chosen.items()}
 
 
@@ -72,9 +72,11 @@ def test_split_is_the_union_find_split_of_earlier_versions(pairs, dev_size, test
 
 
 @settings(max_examples=200, deadline=None)
-@given(_pairs, st.integers(0, 20), st.integers(0, 20), st.integers(0, 2**32))
-def test_split_is_a_leak_free_partition_within_its_sizes(pairs, dev_size, test_size, seed):
-    chosen = _split(pairs, dev_size, test_size, seed)
+@given(_pairs, st.integers(0, 20), st.integers(0, 20), st.integers(0, 2**32), st.booleans())
+def test_split_is_a_leak_free_partition_within_its_sizes(
+    pairs, dev_size, test_size, seed, by_content
+):
+    chosen = _split(pairs, dev_size, test_size, seed, by_content)
     assert sorted(i for indices in chosen.values() for i in indices) == list(range(len(pairs)))
     assert len(chosen["dev"]) <= dev_size and len(chosen["test"]) <= test_size
     train = [pairs[i] for i in chosen["train"]]
@@ -90,3 +92,24 @@ def test_seed_changes_the_split_and_sizes_are_met_when_components_are_small():
     first, second = _split(pairs, 10, 20, 1), _split(pairs, 10, 20, 2)
     assert (len(first["dev"]), len(first["test"]), len(first["train"])) == (10, 20, 70)
     assert first != second and first == _split(pairs, 10, 20, 1)
+
+
+def _held_out(pairs, chosen):
+    return {name: {pairs[i] for i in chosen[name]} for name in SPLITS}
+
+
+def test_a_split_by_content_keeps_its_held_out_pairs_when_the_corpus_grows():
+    """A rebuilt source (a later snapshot: 15 pairs more, in another order) keeps every test
+    pair out of train, and moves at most 15 dev pairs into it."""
+    old = [(f"source {i}", f"目标 {i}") for i in range(2000)]
+    new = [(f"source {i}", f"目标 {i}") for i in range(2015)]
+    random.Random(7).shuffle(new)
+    before = _held_out(old, _split(old, 100, 100, 1234, by_content=True))
+    after = _held_out(new, _split(new, 100, 100, 1234, by_content=True))
+    assert len(after["test"]) == len(after["dev"]) == 100
+    assert not before["test"] & after["train"]
+    assert len(before["dev"] & after["train"]) <= 15
+    assert len(before["test"] & after["test"]) >= 85
+    shuffled = old[::-1]  # the order alone changes nothing
+    assert _held_out(shuffled, _split(shuffled, 100, 100, 1234, by_content=True)) == before
+    assert _split(old, 100, 100, 1, by_content=True) != _split(old, 100, 100, 2, by_content=True)

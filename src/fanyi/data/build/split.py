@@ -39,20 +39,29 @@ def components(*keys: np.ndarray) -> np.ndarray:
 
 
 def leak_free_split(
-    src_keys: np.ndarray, tgt_keys: np.ndarray, dev_size: int, test_size: int, seed: int
+    src_keys: np.ndarray,
+    tgt_keys: np.ndarray,
+    dev_size: int,
+    test_size: int,
+    seed: int,
+    by_content: bool = False,
 ) -> dict[str, np.ndarray]:
     """Indices (in input order) of the pairs in train, dev and test.
 
     Components, in the order of their first pair, are shuffled with ``random.Random(seed)`` and
     dealt out in that order: one goes to test if it still fits in ``test_size`` pairs, else to
     dev if it fits in ``dev_size``, else to train. Dev and test hold at most their size
-    (slightly less when the last components do not fit).
+    (slightly less when the last components do not fit). ``by_content`` deals them in the order
+    of :func:`content_order` instead, so that a corpus that gains or loses a few pairs keeps the
+    rest of its split.
     """
-    firsts, group, sizes = np.unique(
-        components(src_keys, tgt_keys), return_inverse=True, return_counts=True
-    )
-    order = list(range(len(firsts)))
-    random.Random(seed).shuffle(order)
+    labels = components(src_keys, tgt_keys)
+    firsts, group, sizes = np.unique(labels, return_inverse=True, return_counts=True)
+    if by_content:
+        order = content_order(src_keys, group.reshape(-1), len(firsts), seed).tolist()
+    else:
+        order = list(range(len(firsts)))
+        random.Random(seed).shuffle(order)
     target = np.zeros(len(firsts), dtype=np.int8)  # index into SPLITS
     room, smallest = {2: test_size, 1: dev_size}, int(sizes.min(initial=1))
     for g in order:
@@ -64,3 +73,15 @@ def leak_free_split(
             target[g], room[name] = name, room[name] - size
     chosen = target[group.reshape(-1)]
     return {name: np.flatnonzero(chosen == i) for i, name in enumerate(SPLITS)}
+
+
+def content_order(keys: np.ndarray, group: np.ndarray, count: int, seed: int) -> np.ndarray:
+    """The ``count`` components ordered by a seeded 64-bit mix (SplitMix64's finaliser) of the
+    smallest key among their pairs: a component's place depends on its own sentences only, not
+    on where in the corpus they stand or what else the corpus holds."""
+    smallest = np.full(count, np.iinfo(np.uint64).max, dtype=np.uint64)
+    np.minimum.at(smallest, group, keys.astype(np.uint64))
+    mixed = smallest ^ np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64)
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+        mixed = (mixed ^ (mixed >> np.uint64(shift))) * np.uint64(factor)
+    return np.argsort(mixed ^ (mixed >> np.uint64(31)), kind="stable")
