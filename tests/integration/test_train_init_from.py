@@ -44,3 +44,19 @@ def test_another_vocabulary_or_model_config_is_refused(trained, tmp_path):
         tmp_path, vocab_from=str(run / "step-0000003"), out_dir=str(tmp_path / "v")
     )
     Trainer(_config(vocab_from, tmp_path / "c", init_from=str(run)))  # the same vocabulary: fine
+
+
+def test_a_continued_run_keeps_the_decoding_defaults_of_its_start(trained, tmp_path):
+    """A model's tuned α, λ and β (``decode`` in its config.yaml) carry over to the checkpoints
+    of a run that continues it, also after a resume, and to their average."""
+    data, run = trained
+    start = tmp_path / "start"
+    ckpt.average_models([run], start)
+    tuned = {"length_penalty": 3.0, "rerank_backward": 0.2, "script_penalty": 0.5}
+    ckpt.write_decode_defaults(start, tuned)
+    part = train(_config(data, tmp_path / "next", init_from=str(start), max_steps=2))
+    assert ckpt.read_checkpoint(ckpt.resolve(part)).decode == tuned
+    resumed = train(_config(data, tmp_path / "next", init_from=str(start)), part)
+    assert ckpt.read_checkpoint(ckpt.resolve(resumed)).decode == tuned
+    assert ckpt.read_checkpoint(ckpt.average_run(resumed, 2)).decode == tuned
+    assert not ckpt.read_checkpoint(ckpt.resolve(run)).decode  # a run from scratch has none

@@ -4,7 +4,7 @@ one, or start from another model's weights (``init_from``)."""
 from __future__ import annotations
 
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ class RunSettings:
 
     cfg: TrainConfig
     manifest: Manifest
+    decode: dict[str, Any] = field(default_factory=dict)  # init_from's decoding defaults
 
     @property
     def out(self) -> Path:
@@ -73,6 +74,8 @@ def save(
             "fanyi": __version__,
         },
     }
+    if run.decode:  # kept from the model it continues (decoding_defaults)
+        sections["decode"] = run.decode
     training_state = {
         "state": asdict(state),
         "optimizer": ctx.optimizer.state_dict(),
@@ -130,6 +133,12 @@ def _kept_batch(
             stacklevel=2,
         )
     return cfg
+
+
+def decoding_defaults(path: Path) -> dict[str, Any]:
+    """The ``decode`` section of model directory ``path``: what a run that continues it (or
+    resumes from it) writes into its own checkpoints, so that tuned α, λ and β still apply."""
+    return dict(model_dir.read_checkpoint(path).decode)
 
 
 def initialise_from(ctx: TrainContext, run: RunSettings, path: Path) -> None:

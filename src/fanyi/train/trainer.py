@@ -34,7 +34,14 @@ from ..data import (
 )
 from ..data.regularization import SampledSegmentations
 from ..model import ModelConfig, build_model
-from .checkpoint import RunSettings, gather_rng, initialise_from, restore, save
+from .checkpoint import (
+    RunSettings,
+    decoding_defaults,
+    gather_rng,
+    initialise_from,
+    restore,
+    save,
+)
 from .config import TrainConfig
 from .context import StepSettings, TrainContext, check_dtype
 from .distributed import Distributed, check_same_job
@@ -132,14 +139,16 @@ class Trainer:
         self.data = TrainData.load(cfg)
         check_same_job(dist, cfg, self.data.manifest)
         self.ctx = build_context(cfg, self.data.manifest, dist, dtype)
-        self.cfg, self.state = cfg, TrainState()
+        self.cfg, self.state, self.decode = cfg, TrainState(), {}
         seed_everything(cfg.seed + dist.rank)  # per-rank dropout streams
         if resume is not None:
-            self.state, self.cfg = restore(
-                self.ctx, self.run_settings, same_checkpoint(resume, dist)
-            )
+            checkpoint = same_checkpoint(resume, dist)
+            self.state, self.cfg = restore(self.ctx, self.run_settings, checkpoint)
+            self.decode = decoding_defaults(checkpoint)
         elif cfg.init_from is not None:
-            initialise_from(self.ctx, self.run_settings, model_dir.resolve(cfg.init_from, "best"))
+            start = model_dir.resolve(cfg.init_from, "best")
+            initialise_from(self.ctx, self.run_settings, start)
+            self.decode = decoding_defaults(start)
         if dist.world_size > 1:  # after loading: DDP copies rank 0's parameters to every rank
             self.ctx.forward = DistributedDataParallel(self.ctx.model)
         if cfg.compile:  # around DDP, whose buckets TorchDynamo splits the graph at
@@ -156,7 +165,7 @@ class Trainer:
     @property
     def run_settings(self) -> RunSettings:
         """What a checkpoint records beside the weights."""
-        return RunSettings(self.cfg, self.data.manifest)
+        return RunSettings(self.cfg, self.data.manifest, self.decode)
 
     # --- the loop ---
 
