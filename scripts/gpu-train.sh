@@ -40,7 +40,12 @@ trained=${PIPESTATUS[0]}
 [ "$trained" -eq 0 ] || exit "$trained"
 
 run=$("$PYTHON" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["out_dir"])' "$config")
-for ((i = 1; i <= $#; i++)); do [ "${!i}" = --out-dir ] && j=$((i + 1)) && run=${!j}; done
+for ((i = 1; i <= $#; i++)); do # a --out-dir flag overrides the config's out_dir
+  case ${!i} in
+    --out-dir | --out_dir) j=$((i + 1)) && run=${!j} ;;
+    --out-dir=* | --out_dir=*) run=${!i#*=} ;;
+  esac
+done
 "$PYTHON" -m fanyi average "$run" --last "${AVERAGE:-3}" --dtype int8 -o "$run/avg-int8" |
   tee -a "$OUT/train.log" || exit 1
 cp "$run/avg-int8/config.yaml" "$run/avg-int8/spm.model" "$OUT/"

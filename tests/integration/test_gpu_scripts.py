@@ -36,10 +36,10 @@ def test_a_stage_travels_in_a_pack_trains_and_comes_back_in_parts(prepared, tmp_
     assert (packed / "train.src.0000.ids.npy.xz").is_file()
     assert not (packed / "train.src").exists()  # training reads the shards only
     config = tmp_path / "stage.yaml"
-    stage = {"data_dir": str(unpacked / prepared.name), "out_dir": str(tmp_path / "run")}
+    stage = {"data_dir": str(unpacked / prepared.name), "out_dir": str(tmp_path / "not-used")}
     config.write_text(yaml.safe_dump({"model": TINY.model.__dict__, **stage}), encoding="utf-8")
     flags = ["--max-steps", "20", "--validate-every", "10", "--valid-bleu", "false"]
-    flags += ["--best-metric", "loss", "--progress", "false"]
+    flags += ["--best-metric", "loss", "--progress", "false", f"--out-dir={tmp_path / 'run'}"]
     env = {"DEVICE": "cpu", "AVERAGE": "2", "OUT": str(out), "DATA_ROOT": str(unpacked)}
     _script("gpu-train.sh", str(pack), str(config), *flags, env=env)
     for name in ("train.src.0000.ids.npy", "train.tgt.0000.offsets.npy"):
