@@ -10,7 +10,7 @@ Chinese, 13a for English); ends with one JSON line.
 
     python benchmarks/real_text.py [-m MODEL] [--sources data/sources] \\
         [--tatoeba data/real-zh-en] [--sets newstest2019,flores200-devtest,...] [--limit N] \\
-        [--beam 5] [--threads 2] [--to en|zh] [--script-penalty B]
+        [--beam 5] [--threads 2] [--to en|zh] [--script-penalty B] [--device cuda]
 
 --model defaults to the bundled model. A set whose files are missing is reported as skipped.
 """
@@ -23,7 +23,9 @@ from pathlib import Path
 
 from common import emit, machine, read_lines
 from decode_search import scored
+from fanyi.cli.arguments import device
 from fanyi.decode.translator import Translator
+from fanyi.device import DEVICES
 from fanyi.lang import split_tag
 from fanyi.runtime import set_threads
 
@@ -90,7 +92,8 @@ def score_direction(
     return scores | {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
+    """The command line: the model, the sets and how to decode them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-m", "--model", help="model directory (default: the bundled model)")
     parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
@@ -100,15 +103,20 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="first N sentences of each direction")
     parser.add_argument("--beam", type=int, help="beam size (default: the model's)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device", type=device, default="cpu", help=f"{DEVICES} (default cpu)")
     parser.add_argument("--dtype", default="auto", help="fp32, bf16, int8 or auto (default)")
     parser.add_argument("--to", choices=["en", "zh"], help="one direction only (default both)")
     parser.add_argument("--script-penalty", type=float, help="β (default: the model's)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments()
     set_threads(args.threads)
     search = {}  # else the model's β
     if args.script_penalty is not None:  # into every language
         search = {"script_penalty": args.script_penalty, "script_penalty_by_target": {}}
-    translator = Translator.load(args.model, dtype=args.dtype, **search)
+    translator = Translator.load(args.model, dtype=args.dtype, device=args.device, **search)
     results: dict[str, dict] = {}
     for name, by_target in test_sets(args).items():
         if not by_target:
@@ -130,6 +138,7 @@ def main() -> None:
             "model": args.model or "bundled",
             "beam": args.beam,
             "dtype": translator.engine.options.dtype,
+            "device": args.device,
             "limit": args.limit,
             "script_penalty": translator.options.script_penalty,
             "results": results,

@@ -30,10 +30,12 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     write(sources / "wider-tests" / "generaltest2022.en-zh.tsv", PAIRS[:1])
     done = run_benchmark(
         "real_text.py", "-m", str(model), "--sources", str(sources),
-        "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2", "--dtype", "fp32",
+        "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2", "--dtype", "fp32", "--device", "cpu",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.splitlines()[-1])["results"]
+    emitted = json.loads(done.stdout.splitlines()[-1])
+    result = emitted["results"]
+    assert emitted["device"] == "cpu"
     assert result["newstest2020"] == {"skipped": True} and result["3am"] == {"skipped": True}
     assert set(result["newstest2019"]) == {"→en"} and result["newstest2019"]["→en"]["lines"] == 2
     assert set(result["python-docs"]) == {"→en", "→zh"} and set(result["tatoeba"]) == {"→en", "→zh"}
