@@ -39,13 +39,8 @@ trained=${PIPESTATUS[0]}
 [ -z "$sampler" ] || kill "$sampler"
 [ "$trained" -eq 0 ] || exit "$trained"
 
-run=$("$PYTHON" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["out_dir"])' "$config")
-for ((i = 1; i <= $#; i++)); do # a --out-dir flag overrides the config's out_dir
-  case ${!i} in
-    --out-dir | --out_dir) j=$((i + 1)) && run=${!j} ;;
-    --out-dir=* | --out_dir=*) run=${!i#*=} ;;
-  esac
-done
+run=$(tail -n 1 "$OUT/train.log") # fanyi train ends by printing its run directory
+[ -d "$run" ] || { echo "gpu-train.sh: no run directory at the end of $OUT/train.log" >&2; exit 1; }
 "$PYTHON" -m fanyi average "$run" --last "${AVERAGE:-3}" --dtype int8 -o "$run/avg-int8" |
   tee -a "$OUT/train.log" || exit 1
 cp "$run/avg-int8/config.yaml" "$run/avg-int8/spm.model" "$OUT/"
