@@ -9,7 +9,11 @@
 # and spm.model. The run's optimizer state stays on the card; continue with --init-from.
 # AVERAGE (default 3) sets how many of the last kept checkpoints are averaged; DEVICE (default
 # cuda) where it trains (DEVICE=cpu tries the script on a machine without a card); DATA_ROOT
-# (default data) where the pack's data directories are unpacked.
+# (default data) where the pack's data directories are unpacked. SOUP_WITH (a model directory)
+# also writes the soup of it and the stage (their mean, int8 rows) to OUT/soup/; DEV (a prepared
+# data directory with a dev split, e.g. one in the pack) scores the stage, and SOUP_WITH and the
+# soup if given, on it into OUT/dev.tsv (model, target language, fanyi evaluate's JSON), into each
+# language of DEV_TO (default "en zh").
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 pack=$1 config=$2
@@ -43,6 +47,24 @@ run=$(tail -n 1 "$OUT/train.log") # fanyi train ends by printing its run directo
 [ -d "$run" ] || { echo "gpu-train.sh: no run directory at the end of $OUT/train.log" >&2; exit 1; }
 "$PYTHON" -m fanyi average "$run" --last "${AVERAGE:-3}" --dtype int8 -o "$run/avg-int8" |
   tee -a "$OUT/train.log" || exit 1
-cp "$run/avg-int8/config.yaml" "$run/avg-int8/spm.model" "$OUT/"
-split -b 15M "$run/avg-int8/model.safetensors" "$OUT/model.safetensors.part-"
+parts() { # model directory $1 into $2: config.yaml, spm.model, weights in parts under 16 MiB
+  mkdir -p "$2" && cp "$1/config.yaml" "$1/spm.model" "$2/" &&
+    split -b 15M "$1/model.safetensors" "$2/model.safetensors.part-"
+}
+parts "$run/avg-int8" "$OUT" || exit 1
+models=("$run/avg-int8")
+if [ -n "${SOUP_WITH:-}" ]; then
+  "$PYTHON" -m fanyi average --models "$SOUP_WITH" "$run/avg-int8" --dtype int8 \
+    -o "$run/soup-int8" | tee -a "$OUT/train.log" || exit 1
+  parts "$run/soup-int8" "$OUT/soup" || exit 1
+  models+=("$SOUP_WITH" "$run/soup-int8")
+fi
+for model in "${models[@]}"; do
+  [ -n "${DEV:-}" ] || break
+  for to in ${DEV_TO:-en zh}; do
+    score=$("$PYTHON" -m fanyi evaluate -m "$model" --data "$DEV" --split dev --to "$to" \
+      --device "${DEVICE:-cuda}" --json) || exit 1
+    printf '%s\t%s\t%s\n' "$model" "$to" "$score" | tee -a "$OUT/dev.tsv"
+  done
+done
 ls -la "$OUT"

@@ -78,3 +78,18 @@ def test_back_translated_pairs_sentences_with_their_translations(tmp_path, capsy
     (mono / "mono.zh").write_text("股票下跌了。\n", encoding="utf-8")  # a translation run cut off
     assert main(["data", "back-translated", str(mono), "-o", str(out), "--model", "m1"]) != 0
     assert "3 sentences, 3 origins, 1 translations" in capsys.readouterr().err
+
+
+def test_forward_translated_pairs_teach_chinese_from_real_english(tmp_path):
+    mono = tmp_path / "mono"
+    mono.mkdir()
+    (mono / "mono.en").write_text("Stocks fell.\nPrices rose.\n")
+    (mono / "mono.origin").write_text("a.eng:1\nb.eng:1\n")
+    (mono / "zh-b4").write_text("股票下跌了。\n价格上涨了。\n", encoding="utf-8")
+    out = tmp_path / "ft"
+    argv = ["data", "forward-translated", str(mono), "-o", str(out), "--model", "m1"]
+    assert main([*argv, "--translations", str(mono / "zh-b4")]) == 0
+    rows = [line.split("\t") for line in (out / "train.tsv").read_text("utf-8").splitlines()]
+    assert rows[1] == ["Prices rose.", "价格上涨了。", "b.eng:1 forward-translated by m1"]
+    assert json.loads((out / "report.json").read_text())["source"] == "forward-translated"
+    assert "into Chinese only" in (out / "PROVENANCE.md").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 back (docs/gpu.md), run here on the CPU (DEVICE=cpu): the pack's shards come back unchanged,
 the run trains, and its averaged model comes back in parts that join into a model that loads."""
 
+import json
 import os
 import subprocess
 import sys
@@ -41,6 +42,8 @@ def test_a_stage_travels_in_a_pack_trains_and_comes_back_in_parts(prepared, tmp_
     flags = ["--max-steps", "20", "--validate-every", "10", "--valid-bleu", "false"]
     flags += ["--best-metric", "loss", "--progress", "false", f"--out-dir={tmp_path / 'run'}"]
     env = {"DEVICE": "cpu", "AVERAGE": "2", "OUT": str(out), "DATA_ROOT": str(unpacked)}
+    env |= {"SOUP_WITH": str(tmp_path / "run" / "step-0000010"), "DEV": str(prepared)}
+    env |= {"DEV_TO": "en"}
     _script("gpu-train.sh", str(pack), str(config), *flags, env=env)
     for name in ("train.src.0000.ids.npy", "train.tgt.0000.offsets.npy"):
         assert np.array_equal(np.load(unpacked / prepared.name / name), np.load(prepared / name))
@@ -56,3 +59,16 @@ def test_a_stage_travels_in_a_pack_trains_and_comes_back_in_parts(prepared, tmp_
     stored = yaml.safe_load((out / "config.yaml").read_text(encoding="utf-8"))["checkpoint"]
     assert stored["averaged_from"] == ["step-0000010", "step-0000020"]
     assert Translator.load(model, beam=1)(["你好。"])[0].strip()
+    soup = yaml.safe_load((out / "soup" / "config.yaml").read_text(encoding="utf-8"))
+    assert len(list((out / "soup").glob("model.safetensors.part-*"))) == 1
+    assert [Path(m).name for m in soup["checkpoint"]["averaged_from"]] == [
+        "step-0000010",
+        "avg-int8",
+    ]
+    scored = [line.split("\t") for line in (out / "dev.tsv").read_text().splitlines()]
+    assert [(Path(m).name, to) for m, to, _ in scored] == [
+        ("avg-int8", "en"),
+        ("step-0000010", "en"),
+        ("soup-int8", "en"),
+    ]
+    assert all(0 <= json.loads(score)["bleu"] <= 100 for *_, score in scored)

@@ -1,7 +1,7 @@
 """``fanyi data download NAME``, ``fanyi data list``, ``fanyi data hsk -o FILE``, and
 ``fanyi data SOURCE [LOCAL] -o DIR`` for the real-text sources (python-docs, django-docs, 3am,
 wmt-news, wider-tests, cedict, opus CORPUS), ``fanyi data news-mono`` and ``fanyi data
-back-translated`` (monolingual news and its back-translation): corpora."""
+back-translated|forward-translated`` (monolingual news and its translation): corpora."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..data.build.cedict import LICENSE as CEDICT_LICENSE
 from ..data.build.cedict import build_cedict
 from ..data.build.download import REGISTRY, cache_dir, download
 from ..data.build.hsk import LICENSE, PACKAGE, write_hsk_tsv
-from ..data.build.monolingual import LAST_YEAR, NEWS_TERMS, build_news_mono, pair_back_translations
+from ..data.build.monolingual import LAST_YEAR, NEWS_TERMS, USES, build_news_mono, pair_translations
 from ..data.build.opus import API, build_opus
 from ..data.build.sources import SOURCES, build_source
 
@@ -88,15 +88,16 @@ def add_back_translation_parsers(commands: argparse._SubParsersAction) -> None:
     mono.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
     add_output_arguments(mono)
     mono.set_defaults(func=run_news_mono)
-    paired = commands.add_parser(
-        "back-translated",
-        help="pair MONO/mono.en with its translation → DIR/train.tsv (a one_way corpus)",
-    )
-    paired.add_argument("mono", metavar="MONO", help="the folder fanyi data news-mono wrote")
-    paired.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
-    paired.add_argument("--translations", help="the translations (default MONO/mono.zh)")
-    paired.add_argument("--model", required=True, help="the model that translated (provenance)")
-    paired.set_defaults(func=run_back_translated)
+    for use, (name, role) in USES.items():
+        paired = commands.add_parser(
+            name,
+            help=f"pair MONO/mono.en with its translation → DIR/train.tsv ({role.split('.')[0]})",
+        )
+        paired.add_argument("mono", metavar="MONO", help="the folder fanyi data news-mono wrote")
+        paired.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+        paired.add_argument("--translations", help="the translations (default MONO/mono.zh)")
+        paired.add_argument("--model", required=True, help="the model that translated (provenance)")
+        paired.set_defaults(func=run_translated, use=use)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -172,8 +173,8 @@ def run_news_mono(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_back_translated(args: argparse.Namespace) -> int:
-    counts = pair_back_translations(args.mono, args.output, args.translations, args.model)
+def run_translated(args: argparse.Namespace) -> int:
+    counts = pair_translations(args.mono, args.output, args.translations, args.model, args.use)
     print(
         f"{args.output}/train.tsv\t{counts['pairs']} pairs "
         f"({counts['empty_translation']} empty translations dropped)"

@@ -94,6 +94,20 @@ def test_a_one_way_corpus_is_only_translated_into_its_language(sources, tmp_path
     assert into[("<2en>", False)] == main and into[("<2zh>", False)] == main  # both ways
 
 
+def test_a_forward_translated_corpus_is_only_translated_into_chinese(sources, tmp_path):
+    """Forward-translated pairs: real English sources, synthetic Chinese targets only."""
+    docs = sources["docs"]
+    config = _config(
+        sources, extra_train=[docs], one_way={docs: "zh"}, bidirectional=True, lang_tags=True
+    )
+    with tempfile.TemporaryDirectory(dir=tmp_path) as folder:
+        lines = write_split(config, tmp_path, "train", assemble(config, Path(folder)))
+    src = (tmp_path / "train.src").read_text(encoding="utf-8").splitlines()
+    assert len(src) == lines
+    into = Counter((s.split(" ", 1)[0], s.split(" ", 1)[1].startswith("Docs")) for s in src)
+    assert into[("<2zh>", True)] == 300 and into[("<2en>", True)] == 0
+
+
 def test_one_way_names_an_extra_corpus_and_a_target_language(sources):
     with pytest.raises(ValueError, match="not an extra_train corpus"):
         _config(sources, one_way={sources["docs"]: "en"})

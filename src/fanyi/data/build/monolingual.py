@@ -8,7 +8,8 @@ out of English the same English source documents, the en→zh test sets included
 are left out; the zh–en sets themselves are the ``wmt-news`` source. ``fanyi translate`` turns
 ``DIR/mono.en`` into Chinese, and ``fanyi data back-translated DIR -o OUT`` pairs the two into
 ``OUT/train.tsv``: synthetic Chinese sources for real English targets, a ``one_way`` corpus of
-a data mix (docs/data.md).
+a data mix (docs/data.md). ``fanyi data forward-translated`` pairs them the other way round:
+real English sources for synthetic Chinese targets, a corpus into Chinese only.
 """
 
 from __future__ import annotations
@@ -92,12 +93,32 @@ def build_news_mono(
     return len(sentences)
 
 
-def pair_back_translations(
-    mono: str | Path, out: str | Path, translations: str | Path | None, model: str
+USES = {  # how a translated corpus is used: its name, and what its provenance says
+    "back": (
+        "back-translated",
+        "synthetic Chinese sources for real English targets. Use it as a `one_way` corpus into "
+        "English only",
+    ),
+    "forward": (
+        "forward-translated",
+        "real English sources for synthetic Chinese targets (forward translation, or "
+        "self-training: Zhang & Zong 2016). Use it as a `one_way` corpus into Chinese only",
+    ),
+}
+
+
+def pair_translations(
+    mono: str | Path,
+    out: str | Path,
+    translations: str | Path | None,
+    model: str,
+    use: str = "back",
 ) -> dict[str, int]:
     """Pair ``mono/mono.en`` with its Chinese translation (``translations``, default
     ``mono/mono.zh``) into ``out/train.tsv`` (English, Chinese, origin); empty translations are
-    dropped. Counts of pairs written and dropped."""
+    dropped. ``use`` (``USES``) says which side teaches: the real English as a target (back) or
+    as a source (forward). Counts of pairs written and dropped."""
+    name, role = USES[use]
     mono = Path(mono)
     english, origins = _read_lines(mono / MONO), _read_lines(mono / ORIGIN)
     chinese = _read_lines(Path(translations) if translations else mono / TRANSLATED)
@@ -106,7 +127,7 @@ def pair_back_translations(
             f"{mono}: {len(english)} sentences, {len(origins)} origins, {len(chinese)} translations"
         )
     rows = [
-        (en, zh, f"{origin} back-translated by {model}")
+        (en, zh, f"{origin} {name} by {model}")
         for en, zh, origin in zip(english, chinese, origins, strict=True)
         if zh.strip()
     ]
@@ -115,12 +136,11 @@ def pair_back_translations(
     write_tsv(out / "train.tsv", rows)
     counts = {"pairs": len(rows), "empty_translation": len(english) - len(rows)}
     (out / "report.json").write_text(
-        json.dumps({"source": "back-translated", "model": model, **counts}, indent=2) + "\n"
+        json.dumps({"source": name, "model": model, **counts}, indent=2) + "\n"
     )
     (out / "PROVENANCE.md").write_text(
-        f"# back-translated\n\n`{mono / MONO}` (see `{mono / 'PROVENANCE.md'}`) translated into "
-        f"Chinese by `{model}`: synthetic Chinese sources for real English targets. Use it as a "
-        f"`one_way` corpus into English only. Licence: that of the English text.\n",
+        f"# {name}\n\n`{mono / MONO}` (see `{mono / 'PROVENANCE.md'}`) translated into "
+        f"Chinese by `{model}`: {role}. Licence: that of the English text.\n",
         encoding="utf-8",
     )
     return counts
