@@ -2,9 +2,10 @@
 
 Scores each direction of every held-out set that ``fanyi data`` wrote (configs/data/
 real-zh-en.yaml): WMT newstest2019 and newstest2020 (zh→en on the Chinese-original sets, en→zh on
-the English-original ones, as WMT scores them), the test split of python-docs, django-docs and
-3AM (both ways), the test-only sets of ``fanyi data wider-tests`` (FLORES-200 devtest and TICO-19
-test both ways, WMT22 generaltest2022 each direction on its own set), and the Tatoeba test split
+the English-original ones, as WMT scores them), the test split of python-docs, django-docs, 3AM
+and News Commentary (both ways), the test-only sets of ``fanyi data wider-tests`` (FLORES-200
+devtest and TICO-19 test both ways, WMT22 generaltest2022 each direction on its own set) and of
+``fanyi data wmt23`` (WMT23 generaltest2023, likewise), and the Tatoeba test split
 of a prepared data directory (both ways). sacreBLEU signatures with every figure (tok:zh for
 Chinese, 13a for English); ends with one JSON line.
 
@@ -30,10 +31,11 @@ from fanyi.lang import split_tag
 from fanyi.runtime import set_threads
 
 NEWS = ("newstest2019", "newstest2020")
-SPLITS = ("python-docs", "django-docs", "3am")
+SPLITS = ("python-docs", "django-docs", "3am", "news-commentary")
 WIDER = "wider-tests"  # fanyi data wider-tests: sets no config trains on
 WIDER_BOTH = ("flores200-devtest", "tico19-test")  # English-original, scored both ways
 WIDER_NEWS = ("generaltest2022",)  # WMT22: a source-original set per direction
+WMT23 = "wmt23"  # fanyi data wmt23: WMT23's general test, a source-original set per direction
 
 
 def news(folder: Path, name: str) -> dict[str, list[tuple[str, str]]]:
@@ -76,6 +78,8 @@ def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, s
     sets |= {name: both_ways(sources / name / "test.tsv") for name in SPLITS if name in wanted}
     sets |= {n: both_ways(sources / WIDER / f"{n}.tsv") for n in WIDER_BOTH if n in wanted}
     sets |= {name: news(sources / WIDER, name) for name in WIDER_NEWS if name in wanted}
+    if "generaltest2023" in wanted:
+        sets["generaltest2023"] = news(sources / WMT23, "generaltest2023")
     if "tatoeba" in wanted:
         sets["tatoeba"] = tatoeba(Path(args.tatoeba))
     return sets
@@ -98,7 +102,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("-m", "--model", help="model directory (default: the bundled model)")
     parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
     parser.add_argument("--tatoeba", default="data/real-zh-en", help="a prepared data directory")
-    everything = (*NEWS, *SPLITS, *WIDER_BOTH, *WIDER_NEWS, "tatoeba")
+    everything = (*NEWS, *SPLITS, *WIDER_BOTH, *WIDER_NEWS, "generaltest2023", "tatoeba")
     parser.add_argument("--sets", default=",".join(everything))
     parser.add_argument("--limit", type=int, help="first N sentences of each direction")
     parser.add_argument("--beam", type=int, help="beam size (default: the model's)")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import fanyi.data.build.sources as sources
+import fanyi.data.build.registry as sources
 from fanyi.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sources"

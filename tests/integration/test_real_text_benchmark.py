@@ -28,6 +28,7 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     write(sources / "wmt-news" / "newstest2019.zh-en.tsv", PAIRS[:2])
     write(sources / "wider-tests" / "flores200-devtest.tsv", PAIRS[1:])
     write(sources / "wider-tests" / "generaltest2022.en-zh.tsv", PAIRS[:1])
+    write(sources / "wmt23" / "generaltest2023.zh-en.tsv", PAIRS[:3])
     done = run_benchmark(
         "real_text.py", "-m", str(model), "--sources", str(sources),
         "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2", "--dtype", "fp32", "--device", "cpu",
@@ -41,6 +42,8 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     assert set(result["python-docs"]) == {"→en", "→zh"} and set(result["tatoeba"]) == {"→en", "→zh"}
     assert {to: r["lines"] for to, r in result["flores200-devtest"].items()} == {"→en": 2, "→zh": 2}
     assert set(result["generaltest2022"]) == {"→zh"} and result["tico19-test"] == {"skipped": True}
+    assert {to: r["lines"] for to, r in result["generaltest2023"].items()} == {"→en": 3}
+    assert result["news-commentary"] == {"skipped": True}
     expected = Translator.load(model, dtype="fp32")([en for en, _ in PAIRS], to="zh", beam=2)
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
     assert result["python-docs"]["→zh"]["bleu"] == round(bleu, 2)

@@ -12,9 +12,17 @@ from ..data.build.cedict import LICENSE as CEDICT_LICENSE
 from ..data.build.cedict import build_cedict
 from ..data.build.download import REGISTRY, cache_dir, download
 from ..data.build.hsk import LICENSE, PACKAGE, write_hsk_tsv
-from ..data.build.monolingual import LAST_YEAR, NEWS_TERMS, USES, build_news_mono, pair_translations
+from ..data.build.monolingual import (
+    LAST_YEAR,
+    LEIPZIG_TERMS,
+    NEWS_TERMS,
+    USES,
+    build_leipzig_mono,
+    build_news_mono,
+    pair_translations,
+)
 from ..data.build.opus import API, build_opus
-from ..data.build.sources import SOURCES, build_source
+from ..data.build.registry import SOURCES, build_source
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -88,14 +96,31 @@ def add_back_translation_parsers(commands: argparse._SubParsersAction) -> None:
     mono.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
     add_output_arguments(mono)
     mono.set_defaults(func=run_news_mono)
+    leipzig = commands.add_parser(
+        "leipzig-news",
+        help=f"Chinese news for back-translation ({LEIPZIG_TERMS}) → DIR/mono.zh",
+        description="The Leipzig Corpora Collection's 2020 Chinese news sample (10K sentences) "
+        "from LOCAL (a clone or snapshot of ekong5/comp_syntax_p1) or a clone: DIR/mono.zh, "
+        "mono.origin, report.json, PROVENANCE.md. Translate mono.zh with fanyi translate --to en "
+        "-o DIR/mono.en, then fanyi data back-translated DIR -o OUT (real Chinese targets).",
+    )
+    leipzig.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
+    add_output_arguments(leipzig)
+    leipzig.set_defaults(func=run_leipzig_news)
     for use, (name, role) in USES.items():
         paired = commands.add_parser(
             name,
-            help=f"pair MONO/mono.en with its translation → DIR/train.tsv ({role.split('.')[0]})",
+            help=f"pair MONO's sentences with their translation → DIR/train.tsv ({role['en']}; "
+            "for Chinese originals the other way round)",
         )
-        paired.add_argument("mono", metavar="MONO", help="the folder fanyi data news-mono wrote")
+        paired.add_argument(
+            "mono", metavar="MONO", help="the folder fanyi data news-mono or leipzig-news wrote"
+        )
         paired.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
-        paired.add_argument("--translations", help="the translations (default MONO/mono.zh)")
+        paired.add_argument(
+            "--translations",
+            help="the translations (default MONO/mono.zh, or MONO/mono.en for Chinese originals)",
+        )
         paired.add_argument("--model", required=True, help="the model that translated (provenance)")
         paired.set_defaults(func=run_translated, use=use)
 
@@ -170,6 +195,12 @@ def run_cedict(args: argparse.Namespace) -> int:
 def run_news_mono(args: argparse.Namespace) -> int:
     count = build_news_mono(args.output, args.local, cache_dir(args.cache_dir))
     print(f"{args.output}/mono.en\t{count} sentences ({NEWS_TERMS})")
+    return 0
+
+
+def run_leipzig_news(args: argparse.Namespace) -> int:
+    count = build_leipzig_mono(args.output, args.local, cache_dir(args.cache_dir))
+    print(f"{args.output}/mono.zh\t{count} sentences ({LEIPZIG_TERMS})")
     return 0
 
 

@@ -29,6 +29,12 @@ LAST_YEAR = 2018  # from 2019 every en→X pair shares its English source with e
 OWN_PAIRS = ("zho-eng", "eng-zho")  # the wmt-news source: parallel, dev and test
 NEWS_TERMS = "WMT test sets: research use (WMT terms of use); cite the WMT findings"
 MONO, ORIGIN, TRANSLATED = "mono.en", "mono.origin", "mono.zh"
+LEIPZIG_REPOSITORY = "https://github.com/ekong5/comp_syntax_p1"
+LEIPZIG_FILE = "zho_news_2020_10K-sentences.txt"  # Leipzig Corpora Collection: N<TAB>sentence
+LEIPZIG_TERMS = (
+    "Leipzig Corpora Collection download corpora: CC BY (credit the Leipzig Corpora Collection, "
+    "Goldhahn, Quasthoff & Heyer 2012)"
+)
 
 
 def news_files(repo: Repository, commit: str) -> list[tuple[str, str]]:
@@ -93,18 +99,59 @@ def build_news_mono(
     return len(sentences)
 
 
-USES = {  # how a translated corpus is used: its name, and what its provenance says
+def build_leipzig_mono(
+    out: str | Path, local: str | Path | None = None, cache: Path | None = None
+) -> int:
+    """Write ``out/mono.zh`` (Chinese news sentences of the Leipzig Corpora Collection's 2020
+    10K sample, each distinct one once), ``mono.origin``, ``report.json`` (``language: zh``) and
+    ``PROVENANCE.md`` from ``local`` or a clone; sentences written. Translated into English
+    (``out/mono.en``), they pair as real Chinese targets (``fanyi data back-translated``)."""
+    path = Path(local) if local else clone(f"{LEIPZIG_REPOSITORY}.git", Path(cache or ".") / "lz")
+    repo = Repository(path)
+    branch, commit = default_branch(repo, r"main|master")
+    blob = dict(repo.files(commit, LEIPZIG_FILE)).get(LEIPZIG_FILE)
+    data = next(repo.read([blob]))[1] if blob else None
+    if data is None:
+        raise ValueError(f"{path}: {LEIPZIG_FILE} not found")
+    sentences: dict[str, str] = {}
+    for n, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        text = " ".join(line.split("\t", 1)[-1].split())
+        if text:
+            sentences.setdefault(text, f"{LEIPZIG_FILE}:{n}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_lines(out / TRANSLATED, list(sentences))
+    _write_lines(out / ORIGIN, list(sentences.values()))
+    report = {"source": "leipzig-news", "language": "zh", "sentences": len(sentences)}
+    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    (out / "PROVENANCE.md").write_text(
+        f"# leipzig-news\n\nChinese news sentences (2020, a 10K sample of the Leipzig Corpora "
+        f"Collection), for back-translation.\n\n- Upstream: {LEIPZIG_REPOSITORY} "
+        f"(`{LEIPZIG_FILE}`)\n- Licence: {LEIPZIG_TERMS}\n- Read from: `{path}` (`{branch}` at "
+        f"`{commit or 'unversioned'}`) on {date.today().isoformat()}\n",
+        encoding="utf-8",
+    )
+    return len(sentences)
+
+
+USES = {  # how a translated corpus is used: its name, and what each language's original teaches
     "back": (
         "back-translated",
-        "synthetic Chinese sources for real English targets. Use it as a `one_way` corpus into "
-        "English only",
+        {
+            "en": "synthetic Chinese sources for real English targets",
+            "zh": "synthetic English sources for real Chinese targets",
+        },
     ),
     "forward": (
         "forward-translated",
-        "real English sources for synthetic Chinese targets (forward translation, or "
-        "self-training: Zhang & Zong 2016). Use it as a `one_way` corpus into Chinese only",
+        {
+            "en": "real English sources for synthetic Chinese targets (forward translation, or "
+            "self-training: Zhang & Zong 2016)",
+            "zh": "real Chinese sources for synthetic English targets (forward translation)",
+        },
     ),
 }
+LANGUAGES = {"en": "English", "zh": "Chinese"}
 
 
 def pair_translations(
@@ -114,36 +161,50 @@ def pair_translations(
     model: str,
     use: str = "back",
 ) -> dict[str, int]:
-    """Pair ``mono/mono.en`` with its Chinese translation (``translations``, default
-    ``mono/mono.zh``) into ``out/train.tsv`` (English, Chinese, origin); empty translations are
-    dropped. ``use`` (``USES``) says which side teaches: the real English as a target (back) or
+    """Pair the monolingual sentences of ``mono`` (``mono.en``, or ``mono.zh`` where its
+    ``report.json`` says ``language: zh``) with their translation (``translations``, default the
+    other language's file) into ``out/train.tsv`` (English, Chinese, origin); empty translations
+    are dropped. ``use`` (``USES``) says which side teaches: the real text as a target (back) or
     as a source (forward). Counts of pairs written and dropped."""
-    name, role = USES[use]
     mono = Path(mono)
-    english, origins = _read_lines(mono / MONO), _read_lines(mono / ORIGIN)
-    chinese = _read_lines(Path(translations) if translations else mono / TRANSLATED)
-    if not len(english) == len(origins) == len(chinese):
+    report = mono / "report.json"
+    language = json.loads(report.read_text()).get("language", "en") if report.exists() else "en"
+    real, other = (MONO, TRANSLATED) if language == "en" else (TRANSLATED, MONO)
+    originals, origins = _read_lines(mono / real), _read_lines(mono / ORIGIN)
+    translated = _read_lines(Path(translations) if translations else mono / other)
+    if not len(originals) == len(origins) == len(translated):
         raise ValueError(
-            f"{mono}: {len(english)} sentences, {len(origins)} origins, {len(chinese)} translations"
+            f"{mono}: {len(originals)} sentences, {len(origins)} origins, "
+            f"{len(translated)} translations"
         )
-    rows = [
-        (en, zh, f"{origin} {name} by {model}")
-        for en, zh, origin in zip(english, chinese, origins, strict=True)
-        if zh.strip()
-    ]
+    name = USES[use][0]
+    rows = []
+    for text, machine, origin in zip(originals, translated, origins, strict=True):
+        if machine.strip():
+            english, chinese = (text, machine) if language == "en" else (machine, text)
+            rows.append((english, chinese, f"{origin} {name} by {model}"))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_tsv(out / "train.tsv", rows)
-    counts = {"pairs": len(rows), "empty_translation": len(english) - len(rows)}
+    counts = {"pairs": len(rows), "empty_translation": len(originals) - len(rows)}
+    _describe(out, mono / real, (use, language), model, counts)
+    return counts
+
+
+def _describe(out: Path, original: Path, how: tuple[str, str], model: str, counts: dict) -> None:
+    """``report.json`` and ``PROVENANCE.md`` of a translated corpus: ``how`` is its use and the
+    language of its real side; it is a ``one_way`` corpus into the language it teaches."""
+    (name, teaches), language = USES[how[0]], how[1]
+    into = {("en", "back"): "en", ("zh", "forward"): "en"}.get((language, how[0]), "zh")
     (out / "report.json").write_text(
-        json.dumps({"source": name, "model": model, **counts}, indent=2) + "\n"
+        json.dumps({"source": name, "model": model, "one_way": into, **counts}, indent=2) + "\n"
     )
     (out / "PROVENANCE.md").write_text(
-        f"# {name}\n\n`{mono / MONO}` (see `{mono / 'PROVENANCE.md'}`) translated into "
-        f"Chinese by `{model}`: {role}. Licence: that of the English text.\n",
+        f"# {name}\n\n`{original}` (see `{original.parent / 'PROVENANCE.md'}`) translated by "
+        f"`{model}`: {teaches[language]}. Use it as a `one_way` corpus into "
+        f"{LANGUAGES[into]} only. Licence: that of the original text.\n",
         encoding="utf-8",
     )
-    return counts
 
 
 def _read_lines(path: Path) -> list[str]:

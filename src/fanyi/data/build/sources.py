@@ -17,17 +17,15 @@ one (:mod:`fanyi.data.build.split`): no dev or test sentence, on either side, is
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
 import numpy as np
 
 from .po import PoReport, po_pairs
-from .repository import Repository, clone
+from .repository import Repository
 from .split import leak_free_split
 from .spool import text_hash
 
@@ -59,7 +57,7 @@ class RealSource:
         return f"{self.url}.git"
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
@@ -84,7 +82,7 @@ def read_catalogues(repo: Repository, branches: str, glob: str, label: str) -> C
                 continue
             text = data.decode("utf-8", errors="replace")
             for english, chinese in po_pairs(text, report):
-                key = (_one_line(english), _one_line(chinese))
+                key = (one_line(english), one_line(chinese))
                 if key not in seen:
                     seen.add(key)
                     pairs.append((*key, f"{label} {branch}:{paths[blob]}"))
@@ -117,20 +115,20 @@ def aligned_files(
     for lang, path in pattern.items():
         if path not in blobs[lang]:
             raise ValueError(f"{repo.path}: {path} not found")
-    texts = {lang: _text(repo, blobs[lang][path], path) for lang, path in pattern.items()}
+    texts = {lang: blob_lines(repo, blobs[lang][path], path) for lang, path in pattern.items()}
     if len(texts["en"]) != len(texts["zh"]):
         raise ValueError(
             f"{repo.path}: {pattern['en']} has {len(texts['en'])} lines, "
             f"{pattern['zh']} {len(texts['zh'])}"
         )
     return [
-        (_one_line(en), _one_line(zh), f"{label}:{pattern['en']}:{n}")
+        (one_line(en), one_line(zh), f"{label}:{pattern['en']}:{n}")
         for n, (en, zh) in enumerate(zip(texts["en"], texts["zh"], strict=True), 1)
         if en.strip() and zh.strip()
     ]
 
 
-def _text(repo: Repository, blob: str, path: str) -> list[str]:
+def blob_lines(repo: Repository, blob: str, path: str) -> list[str]:
     data = next(repo.read([blob]))[1]
     if data is None:
         raise ValueError(f"{repo.path}: {path} is missing from the repository")
@@ -237,76 +235,6 @@ def read_wider_tests(repo: Repository, branches: str | None) -> Collected:
     return Collected(files, report, {branch: commit})
 
 
-SOURCES = {
-    source.name: source
-    for source in (
-        RealSource(
-            "python-docs",
-            "Python documentation, Simplified Chinese translation (gettext catalogues)",
-            "https://github.com/python/python-docs-zh-cn",
-            "translations CC0 1.0 (the repository's contribution agreement); English source "
-            "under the PSF documentation licence",
-            read_python_docs,
-        ),
-        RealSource(
-            "django-docs",
-            "Django documentation, zh_Hans translation (gettext catalogues)",
-            "https://github.com/django/django-docs-translations",
-            "Django documentation, BSD-3-Clause (the repository has no LICENSE file of its own)",
-            read_django_docs,
-        ),
-        RealSource(
-            "3am",
-            "3AM: ambiguity-aware multimodal MT captions, English–Chinese (Ma et al. 2024)",
-            "https://github.com/MaxyLee/3AM",
-            "MIT",
-            read_3am,
-        ),
-        RealSource(
-            "wmt-news",
-            "WMT news test sets zh–en/en–zh 2017–2021, as kept by Helsinki-NLP/OPUS-MT-testsets",
-            "https://github.com/Helsinki-NLP/OPUS-MT-testsets",
-            "WMT test sets: research use (WMT terms of use); cite the WMT findings",
-            read_wmt_news,
-        ),
-        RealSource(
-            "wider-tests",
-            "Test-only sets never trained on: FLORES-200 devtest (Wikipedia-style), TICO-19 test "
-            "(COVID-19, medical), WMT22 general test zh-en/en-zh, as kept by "
-            "Helsinki-NLP/OPUS-MT-testsets",
-            "https://github.com/Helsinki-NLP/OPUS-MT-testsets",
-            "FLORES-200: CC BY-SA 4.0 (Meta AI; credit it, share alike); TICO-19: CC0 1.0; "
-            "WMT22 general test: research use (WMT terms of use), cite the WMT22 findings",
-            read_wider_tests,
-        ),
-    )
-}
-
-
-def build_source(
-    name: str,
-    out: str | Path,
-    local: str | Path | None = None,
-    cache: Path | None = None,
-    branches: str | None = None,
-) -> dict[str, int]:
-    """Write source ``name`` into folder ``out`` from ``local`` (a clone or folder) or, when
-    none is given, from a clone made in ``cache``; return the pairs written per file."""
-    source = SOURCES[name]
-    path = Path(local) if local else clone(source.clone_url, Path(cache or ".") / f"{name}.git")
-    collected = source.read(Repository(path), branches)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    counts = {}
-    for role, pairs in collected.files.items():
-        write_tsv(out / f"{role}.tsv", pairs)
-        counts[role] = len(pairs)
-    report = {"source": name, "pairs": counts, **collected.report}
-    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    (out / "PROVENANCE.md").write_text(provenance(source, path, collected), encoding="utf-8")
-    return counts
-
-
 def write_tsv(path: Path, pairs: list[Pair3]) -> None:
     """``pairs`` as TSV lines at ``path``, through a temporary file (never half a file)."""
     tmp = path.with_name(f".{path.name}.tmp")
@@ -314,15 +242,3 @@ def write_tsv(path: Path, pairs: list[Pair3]) -> None:
         for english, chinese, origin in pairs:
             f.write(f"{english}\t{chinese}\t{origin}\n")
     os.replace(tmp, path)
-
-
-def provenance(source: RealSource, path: Path, collected: Collected) -> str:
-    branches = "\n".join(
-        f"- `{b}` at `{c or 'unversioned'}`" for b, c in collected.branches.items()
-    )
-    return (
-        f"# {source.name}\n\n{source.description}.\n\n- Upstream: {source.url}\n"
-        f"- Licence: {source.license}\n- Read from: `{path}` on {date.today().isoformat()}\n"
-        f"- Written by `fanyi data {source.name}`; the third column of each line names the "
-        f"branch and file it came from.\n\nBranches read:\n\n{branches}\n"
-    )
