@@ -11,7 +11,8 @@ Chinese, 13a for English); ends with one JSON line.
 
     python benchmarks/real_text.py [-m MODEL] [--sources data/sources] \\
         [--tatoeba data/real-zh-en] [--sets newstest2019,flores200-devtest,...] [--limit N] \\
-        [--beam 5] [--threads 2] [--to en|zh] [--script-penalty B] [--device cuda]
+        [--beam 5] [--threads 2] [--to en|zh] [--script-penalty B] [--device cuda] \\
+        [--test-file python-docs=tests/fixtures/data/python-docs/test.tsv]
 
 --model defaults to the bundled model. A set whose files are missing is reported as skipped.
 """
@@ -75,7 +76,9 @@ def tatoeba(data: Path) -> dict[str, list[tuple[str, str]]]:
 def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, str]]]]:
     sources, wanted = Path(args.sources), args.sets.split(",")
     sets = {year: news(sources / "wmt-news", year) for year in NEWS if year in wanted}
-    sets |= {name: both_ways(sources / name / "test.tsv") for name in SPLITS if name in wanted}
+    files = {name: Path(path) for name, path in args.test_file}
+    split = {name: files.get(name, sources / name / "test.tsv") for name in SPLITS}
+    sets |= {name: both_ways(split[name]) for name in SPLITS if name in wanted}
     sets |= {n: both_ways(sources / WIDER / f"{n}.tsv") for n in WIDER_BOTH if n in wanted}
     sets |= {name: news(sources / WIDER, name) for name in WIDER_NEWS if name in wanted}
     if "generaltest2023" in wanted:
@@ -104,6 +107,15 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--tatoeba", default="data/real-zh-en", help="a prepared data directory")
     everything = (*NEWS, *SPLITS, *WIDER_BOTH, *WIDER_NEWS, "generaltest2023", "tatoeba")
     parser.add_argument("--sets", default=",".join(everything))
+    parser.add_argument(
+        "--test-file",
+        type=lambda item: tuple(item.split("=", 1)),
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="score source NAME's test split from PATH instead (e.g. python-docs="
+        "tests/fixtures/data/python-docs/test.tsv: the pairs zh-en-general held out)",
+    )
     parser.add_argument("--limit", type=int, help="first N sentences of each direction")
     parser.add_argument("--beam", type=int, help="beam size (default: the model's)")
     parser.add_argument("--threads", type=int, default=2)
@@ -144,6 +156,7 @@ def main() -> None:
             "dtype": translator.engine.options.dtype,
             "device": args.device,
             "limit": args.limit,
+            "test_files": dict(args.test_file),
             "script_penalty": translator.options.script_penalty,
             "results": results,
             "machine": machine(),

@@ -8,7 +8,7 @@ as ``fanyi prepare`` cleans them, and writes them as the dev split of OUT beside
 data directory's manifest (so that ``fanyi tune --data OUT`` reads it as it reads DATA):
 
     python scripts/mixed_dev.py --data data/real-zh-en-everyday --sources data/sources \\
-        -o data/real-zh-en-devmix [--per-source 150]
+        -o data/real-zh-en-devmix [--per-source 150] [--source-names django-docs,3am,...]
     fanyi tune -m MODEL --data data/real-zh-en-devmix --per-target --rerank-weights 0,0.2
 
 Dev sets only: the test splits stay unseen. OUT must be new or empty, or one this script wrote
@@ -41,6 +41,11 @@ def main() -> None:
     parser.add_argument("--sources", type=Path, default=Path("data/sources"))
     parser.add_argument("-o", "--output", type=Path, required=True)
     parser.add_argument("--per-source", type=int, default=150, help="pairs per source and way")
+    parser.add_argument(
+        "--source-names",
+        default=",".join(SOURCES),
+        help=f"the sources whose dev.tsv joins the mix (default {','.join(SOURCES)})",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace what this wrote there")
     args = parser.parse_args()
     present = {p.name for p in args.output.iterdir()} if args.output.is_dir() else set()
@@ -54,7 +59,7 @@ def main() -> None:
         lines += [
             (f"{lang_tag(to)} {s}", r) for s, r in zip(own.sources, own.references, strict=True)
         ]
-        for name in SOURCES:
+        for name in args.source_names.split(","):
             pairs = source_pairs(args.sources / name / "dev.tsv", to, args.per_source, clean)
             lines += [(f"{lang_tag(to)} {s}", r) for s, r in pairs]
     args.output.mkdir(parents=True, exist_ok=True)

@@ -29,9 +29,11 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     write(sources / "wider-tests" / "flores200-devtest.tsv", PAIRS[1:])
     write(sources / "wider-tests" / "generaltest2022.en-zh.tsv", PAIRS[:1])
     write(sources / "wmt23" / "generaltest2023.zh-en.tsv", PAIRS[:3])
+    write(tmp_path / "held-out.tsv", PAIRS[:1])  # another test split for django-docs
     done = run_benchmark(
         "real_text.py", "-m", str(model), "--sources", str(sources),
         "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2", "--dtype", "fp32", "--device", "cpu",
+        "--test-file", f"django-docs={tmp_path / 'held-out.tsv'}",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     emitted = json.loads(done.stdout.splitlines()[-1])
@@ -44,6 +46,7 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     assert set(result["generaltest2022"]) == {"→zh"} and result["tico19-test"] == {"skipped": True}
     assert {to: r["lines"] for to, r in result["generaltest2023"].items()} == {"→en": 3}
     assert result["news-commentary"] == {"skipped": True}
+    assert {to: r["lines"] for to, r in result["django-docs"].items()} == {"→en": 1, "→zh": 1}
     expected = Translator.load(model, dtype="fp32")([en for en, _ in PAIRS], to="zh", beam=2)
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
     assert result["python-docs"]["→zh"]["bleu"] == round(bleu, 2)
