@@ -24,12 +24,12 @@ def write(path, pairs):
 def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     model = tiny_model_dir(tmp_path_factory)
     sources = tmp_path / "sources"
-    write(sources / "python-docs" / "test.tsv", PAIRS)
+    write(sources / "python-docs" / "test.tsv", PAIRS)  # a rebuilt split: not what is scored
     write(sources / "wmt-news" / "newstest2019.zh-en.tsv", PAIRS[:2])
     write(sources / "wider-tests" / "flores200-devtest.tsv", PAIRS[1:])
     write(sources / "wider-tests" / "generaltest2022.en-zh.tsv", PAIRS[:1])
     write(sources / "wmt23" / "generaltest2023.zh-en.tsv", PAIRS[:3])
-    write(tmp_path / "held-out.tsv", PAIRS[:1])  # another test split for django-docs
+    write(tmp_path / "held-out.tsv", PAIRS)  # another test split for django-docs
     done = run_benchmark(
         "real_text.py", "-m", str(model), "--sources", str(sources),
         "--tatoeba", str(model.parents[1] / "data"), "--limit", "4", "--beam", "2", "--dtype", "fp32", "--device", "cpu",
@@ -46,8 +46,12 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     assert set(result["generaltest2022"]) == {"→zh"} and result["tico19-test"] == {"skipped": True}
     assert {to: r["lines"] for to, r in result["generaltest2023"].items()} == {"→en": 3}
     assert result["news-commentary"] == {"skipped": True}
-    assert {to: r["lines"] for to, r in result["django-docs"].items()} == {"→en": 1, "→zh": 1}
+    assert {to: r["lines"] for to, r in result["django-docs"].items()} == {"→en": 3, "→zh": 3}
+    # python-docs: the 200 pairs the bundled model held out, not sources/python-docs/test.tsv
+    assert emitted["test_files"]["python-docs"].endswith("tests/fixtures/data/python-docs/test.tsv")
+    assert {to: r["lines"] for to, r in result["python-docs"].items()} == {"→en": 4, "→zh": 4}
+    assert emitted["test_files"]["3am"] == str(sources / "3am" / "test.tsv")
     expected = Translator.load(model, dtype="fp32")([en for en, _ in PAIRS], to="zh", beam=2)
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
-    assert result["python-docs"]["→zh"]["bleu"] == round(bleu, 2)
-    assert "tok:zh" in result["python-docs"]["→zh"]["signature"]
+    assert result["django-docs"]["→zh"]["bleu"] == round(bleu, 2)
+    assert "tok:zh" in result["django-docs"]["→zh"]["signature"]
