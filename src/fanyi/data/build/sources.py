@@ -1,7 +1,9 @@
 """Real-text corpora kept in public git repositories → Tatoeba-style TSV files, ready to mix.
 
 ``fanyi data NAME [LOCAL] -o DIR`` reads a local clone or unpacked snapshot of source NAME (or,
-with a network, clones it first) and writes ``DIR``:
+with a network, clones it first) with one of the readers here (documentation catalogues, 3AM, WMT
+test sets; :mod:`fanyi.data.build.news_sources` has the rest, :mod:`fanyi.data.build.registry`
+names them all) and writes ``DIR``:
 
 - ``train.tsv``, ``dev.tsv``, ``test.tsv`` (and named test sets where a source has them): one
   pair a line, ``English<TAB>Chinese<TAB>provenance``, the column layout of Tatoeba's
