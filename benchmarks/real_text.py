@@ -35,15 +35,27 @@ from fanyi.device import DEVICES
 from fanyi.lang import split_tag
 from fanyi.runtime import set_threads
 
-NEWS = ("newstest2019", "newstest2020")
+PER_DIRECTION = {  # a source-original set per direction (WMT): set name → the fanyi data folder
+    "newstest2019": "wmt-news",
+    "newstest2020": "wmt-news",
+    "generaltest2022": "wider-tests",
+    "generaltest2023": "wmt23",
+}
 SPLITS = ("python-docs", "django-docs", "3am", "news-commentary")
 WIDER = "wider-tests"  # fanyi data wider-tests: sets no config trains on
 WIDER_BOTH = ("flores200-devtest", "tico19-test")  # English-original, scored both ways
-WIDER_NEWS = ("generaltest2022",)  # WMT22: a source-original set per direction
+EVERYTHING = (
+    "newstest2019",
+    "newstest2020",
+    *SPLITS,
+    *WIDER_BOTH,
+    "generaltest2022",
+    "generaltest2023",
+    "tatoeba",
+)  # --sets by default, in the order scored
 HELD_OUT_BY_THE_BUNDLED_MODEL = {  # test pairs a rebuilt source would deal into its training data
     "python-docs": Path(__file__).resolve().parents[1] / "tests/fixtures/data/python-docs/test.tsv"
 }
-WMT23 = "wmt23"  # fanyi data wmt23: WMT23's general test, a source-original set per direction
 
 
 def news(folder: Path, name: str) -> dict[str, list[tuple[str, str]]]:
@@ -81,23 +93,28 @@ def tatoeba(data: Path) -> dict[str, list[tuple[str, str]]]:
 
 
 def test_files(args: argparse.Namespace) -> dict[str, Path]:
-    """The test split each source of :data:`SPLITS` is scored on."""
+    """The test split each source of :data:`SPLITS` is scored on: ``--test-file``, else
+    :data:`HELD_OUT_BY_THE_BUNDLED_MODEL`, else what ``fanyi data`` wrote."""
     files = HELD_OUT_BY_THE_BUNDLED_MODEL | {name: Path(path) for name, path in args.test_file}
     return {name: files.get(name, Path(args.sources) / name / "test.tsv") for name in SPLITS}
 
 
-def test_sets(args: argparse.Namespace) -> dict[str, dict[str, list[tuple[str, str]]]]:
-    sources, wanted = Path(args.sources), args.sets.split(",")
-    sets = {year: news(sources / "wmt-news", year) for year in NEWS if year in wanted}
-    split = test_files(args)
-    sets |= {name: both_ways(split[name]) for name in SPLITS if name in wanted}
-    sets |= {n: both_ways(sources / WIDER / f"{n}.tsv") for n in WIDER_BOTH if n in wanted}
-    sets |= {name: news(sources / WIDER, name) for name in WIDER_NEWS if name in wanted}
-    if "generaltest2023" in wanted:
-        sets["generaltest2023"] = news(sources / WMT23, "generaltest2023")
-    if "tatoeba" in wanted:
-        sets["tatoeba"] = tatoeba(Path(args.tatoeba))
-    return sets
+def test_sets(
+    args: argparse.Namespace, files: dict[str, Path]
+) -> dict[str, dict[str, list[tuple[str, str]]]]:
+    """(source, reference) pairs by target language of each set of ``--sets``, in its order;
+    ``files``: the test split of each source of :data:`SPLITS`."""
+    sources, found = Path(args.sources), {}
+    for name in args.sets.split(","):
+        if name in PER_DIRECTION:
+            found[name] = news(sources / PER_DIRECTION[name], name)
+        elif name in files:
+            found[name] = both_ways(files[name])
+        elif name in WIDER_BOTH:
+            found[name] = both_ways(sources / WIDER / f"{name}.tsv")
+        elif name == "tatoeba":
+            found[name] = tatoeba(Path(args.tatoeba))
+    return found
 
 
 def score_direction(
@@ -111,17 +128,26 @@ def score_direction(
     return scores | {"lines": len(items), "seconds": round(time.perf_counter() - start, 1)}
 
 
+def test_file(item: str) -> tuple[str, str]:
+    """``NAME=PATH`` of ``--test-file``, NAME one of :data:`SPLITS`."""
+    name, sep, path = item.partition("=")
+    if not sep or not path or name not in SPLITS:
+        raise argparse.ArgumentTypeError(
+            f"{item!r}: give NAME=PATH, NAME one of {', '.join(SPLITS)}"
+        )
+    return name, path
+
+
 def arguments() -> argparse.Namespace:
     """The command line: the model, the sets and how to decode them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-m", "--model", help="model directory (default: the bundled model)")
     parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
     parser.add_argument("--tatoeba", default="data/real-zh-en", help="a prepared data directory")
-    everything = (*NEWS, *SPLITS, *WIDER_BOTH, *WIDER_NEWS, "generaltest2023", "tatoeba")
-    parser.add_argument("--sets", default=",".join(everything))
+    parser.add_argument("--sets", default=",".join(EVERYTHING))
     parser.add_argument(
         "--test-file",
-        type=lambda item: tuple(item.split("=", 1)),
+        type=test_file,
         action="append",
         default=[],
         metavar="NAME=PATH",
@@ -146,7 +172,8 @@ def main() -> None:
         search = {"script_penalty": args.script_penalty, "script_penalty_by_target": {}}
     translator = Translator.load(args.model, dtype=args.dtype, device=args.device, **search)
     results: dict[str, dict] = {}
-    for name, by_target in test_sets(args).items():
+    files = test_files(args)
+    for name, by_target in test_sets(args, files).items():
         if not by_target:
             print(f"{name}: skipped (no files)")
             results[name] = {"skipped": True}
@@ -168,7 +195,7 @@ def main() -> None:
             "dtype": translator.engine.options.dtype,
             "device": args.device,
             "limit": args.limit,
-            "test_files": {name: str(path) for name, path in test_files(args).items()},
+            "test_files": {name: str(path) for name, path in files.items()},
             "script_penalty": translator.options.script_penalty,
             "results": results,
             "machine": machine(),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make a pack for scripts/gpu-train.sh (docs/gpu.md): the wheels a bare GPU image lacks for
-# training (opencc, sentencepiece 0.2.3, taken from $WHEELS, default .whl/) and each prepared data directory
-# without its text training files, the token shards xz-compressed.
+# training (opencc, sentencepiece 0.2.3, from $WHEELS, default .whl/) and each prepared data
+# directory without its text training files, the token shards xz-compressed.
 #   bash scripts/gpu-pack.sh PACK data/NAME [data/NAME ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -61,12 +61,20 @@ def test_news_mono_reads_other_pairs_up_to_2018_once_each(tmp_path, capsys, kind
     assert "4 sentences" in capsys.readouterr().out
 
 
-def test_back_translated_pairs_sentences_with_their_translations(tmp_path, capsys):
+def _mono(tmp_path: Path, english: dict[str, str], translations: dict[str, str]) -> Path:
+    """A folder as news-mono writes it (sentence: origin), with translation files beside."""
     mono = tmp_path / "mono"
     mono.mkdir()
-    (mono / "mono.en").write_text("Stocks fell.\nRain is expected.\nPrices rose.\n")
-    (mono / "mono.origin").write_text("a.eng:1\na.eng:2\nb.eng:1\n")
-    (mono / "mono.zh").write_text("股票下跌了。\n\n价格上涨了。\n", encoding="utf-8")
+    (mono / "mono.en").write_text("".join(f"{text}\n" for text in english))
+    (mono / "mono.origin").write_text("".join(f"{origin}\n" for origin in english.values()))
+    for name, text in translations.items():
+        (mono / name).write_text(text, encoding="utf-8")
+    return mono
+
+
+def test_back_translated_pairs_sentences_with_their_translations(tmp_path, capsys):
+    english = {"Stocks fell.": "a.eng:1", "Rain is expected.": "a.eng:2", "Prices rose.": "b.eng:1"}
+    mono = _mono(tmp_path, english, {"mono.zh": "股票下跌了。\n\n价格上涨了。\n"})
     out = tmp_path / "bt"
     assert main(["data", "back-translated", str(mono), "-o", str(out), "--model", "m1"]) == 0
     rows = [line.split("\t") for line in (out / "train.tsv").read_text("utf-8").splitlines()]
@@ -81,11 +89,8 @@ def test_back_translated_pairs_sentences_with_their_translations(tmp_path, capsy
 
 
 def test_forward_translated_pairs_teach_chinese_from_real_english(tmp_path):
-    mono = tmp_path / "mono"
-    mono.mkdir()
-    (mono / "mono.en").write_text("Stocks fell.\nPrices rose.\n")
-    (mono / "mono.origin").write_text("a.eng:1\nb.eng:1\n")
-    (mono / "zh-b4").write_text("股票下跌了。\n价格上涨了。\n", encoding="utf-8")
+    english = {"Stocks fell.": "a.eng:1", "Prices rose.": "b.eng:1"}
+    mono = _mono(tmp_path, english, {"zh-b4": "股票下跌了。\n价格上涨了。\n"})
     out = tmp_path / "ft"
     argv = ["data", "forward-translated", str(mono), "-o", str(out), "--model", "m1"]
     assert main([*argv, "--translations", str(mono / "zh-b4")]) == 0

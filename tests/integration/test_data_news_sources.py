@@ -27,6 +27,7 @@ def test_news_commentary_pairs_are_kept_once_and_split_without_leakage(tmp_path)
     ]
     rows += [rows[3], {"en": "No translation.", "zh": " ", "index": 81}]
     jsonl = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    jsonl += '{"en": "A line cut off'  # a broken line costs only itself
     local = _folder(tmp_path / "AP004", {"data/train_10k.jsonl": jsonl})
     out = tmp_path / "nc"
     assert main(["data", "news-commentary", str(local), "-o", str(out)]) == 0
@@ -37,7 +38,8 @@ def test_news_commentary_pairs_are_kept_once_and_split_without_leakage(tmp_path)
     assert ["Commentary sentence 0.", "评论第0句。", "News Commentary data/train_10k.jsonl:1"] in [
         row for rows in split.values() for row in rows
     ]
-    assert json.loads((out / "report.json").read_text())["unique_pairs"] == 80
+    report = json.loads((out / "report.json").read_text())
+    assert report["unique_pairs"] == 80 and report["malformed_lines"] == 1
     assert "research use" in (out / "PROVENANCE.md").read_text(encoding="utf-8")
 
 

@@ -55,3 +55,9 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
     assert result["django-docs"]["→zh"]["bleu"] == round(bleu, 2)
     assert "tok:zh" in result["django-docs"]["→zh"]["signature"]
+
+
+def test_a_test_file_without_a_known_name_is_a_one_line_error():
+    done = run_benchmark("real_text.py", "--test-file", "python-docs")  # no =PATH
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "give NAME=PATH" in done.stderr.strip().splitlines()[-1]

@@ -84,29 +84,25 @@ def add_cedict_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def add_back_translation_parsers(commands: argparse._SubParsersAction) -> None:
-    mono = commands.add_parser(
+    add_mono_parser(
+        commands,
         "news-mono",
-        help=f"English news for back-translation ({NEWS_TERMS}) → DIR/mono.en",
-        description="The English sides of the WMT news test sets of the other language pairs, "
+        f"English news for back-translation ({NEWS_TERMS}) → DIR/mono.en",
+        "The English sides of the WMT news test sets of the other language pairs, "
         f"2008-{LAST_YEAR}, from LOCAL (a clone or snapshot of Helsinki-NLP/OPUS-MT-testsets) "
         "or a clone: DIR/mono.en (one distinct sentence a line), mono.origin, report.json, "
         "PROVENANCE.md. Translate mono.en with fanyi translate --to zh -o DIR/mono.zh, then "
         "fanyi data back-translated DIR -o OUT.",
     )
-    mono.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
-    add_output_arguments(mono)
-    mono.set_defaults(func=run_news_mono)
-    leipzig = commands.add_parser(
+    add_mono_parser(
+        commands,
         "leipzig-news",
-        help=f"Chinese news for back-translation ({LEIPZIG_TERMS}) → DIR/mono.zh",
-        description="The Leipzig Corpora Collection's 2020 Chinese news sample (10K sentences) "
+        f"Chinese news for back-translation ({LEIPZIG_TERMS}) → DIR/mono.zh",
+        "The Leipzig Corpora Collection's 2020 Chinese news sample (10K sentences) "
         "from LOCAL (a clone or snapshot of ekong5/comp_syntax_p1) or a clone: DIR/mono.zh, "
         "mono.origin, report.json, PROVENANCE.md. Translate mono.zh with fanyi translate --to en "
         "-o DIR/mono.en, then fanyi data back-translated DIR -o OUT (real Chinese targets).",
     )
-    leipzig.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
-    add_output_arguments(leipzig)
-    leipzig.set_defaults(func=run_leipzig_news)
     for use, (name, role) in USES.items():
         paired = commands.add_parser(
             name,
@@ -123,6 +119,16 @@ def add_back_translation_parsers(commands: argparse._SubParsersAction) -> None:
         )
         paired.add_argument("--model", required=True, help="the model that translated (provenance)")
         paired.set_defaults(func=run_translated, use=use)
+
+
+def add_mono_parser(
+    commands: argparse._SubParsersAction, name: str, summary: str, description: str
+) -> None:
+    """``fanyi data NAME [LOCAL] -o DIR`` for a monolingual source of :data:`MONO_SOURCES`."""
+    parser = commands.add_parser(name, help=summary, description=description)
+    parser.add_argument("local", nargs="?", metavar="LOCAL", help="a local clone or snapshot")
+    add_output_arguments(parser)
+    parser.set_defaults(func=run_mono, source=name)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -192,15 +198,16 @@ def run_cedict(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_news_mono(args: argparse.Namespace) -> int:
-    count = build_news_mono(args.output, args.local, cache_dir(args.cache_dir))
-    print(f"{args.output}/mono.en\t{count} sentences ({NEWS_TERMS})")
-    return 0
+MONO_SOURCES = {  # name: how it is built, the file it writes, its terms
+    "news-mono": (build_news_mono, "mono.en", NEWS_TERMS),
+    "leipzig-news": (build_leipzig_mono, "mono.zh", LEIPZIG_TERMS),
+}
 
 
-def run_leipzig_news(args: argparse.Namespace) -> int:
-    count = build_leipzig_mono(args.output, args.local, cache_dir(args.cache_dir))
-    print(f"{args.output}/mono.zh\t{count} sentences ({LEIPZIG_TERMS})")
+def run_mono(args: argparse.Namespace) -> int:
+    build, written, terms = MONO_SOURCES[args.source]
+    count = build(args.output, args.local, cache_dir(args.cache_dir))
+    print(f"{args.output}/{written}\t{count} sentences ({terms})")
     return 0
 
 

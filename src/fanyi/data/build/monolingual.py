@@ -21,14 +21,15 @@ from datetime import date
 from pathlib import Path
 
 from .repository import Repository, clone
-from .sources import default_branch, write_tsv
+from .sources import blob_lines, default_branch, write_tsv
 
 NEWS_REPOSITORY = "https://github.com/Helsinki-NLP/OPUS-MT-testsets"
 NEWS_GLOB = "testsets/*/news*.eng"
 LAST_YEAR = 2018  # from 2019 every en→X pair shares its English source with en→zh's tests
 OWN_PAIRS = ("zho-eng", "eng-zho")  # the wmt-news source: parallel, dev and test
 NEWS_TERMS = "WMT test sets: research use (WMT terms of use); cite the WMT findings"
-MONO, ORIGIN, TRANSLATED = "mono.en", "mono.origin", "mono.zh"
+TEXT, ORIGIN = {"en": "mono.en", "zh": "mono.zh"}, "mono.origin"  # one sentence a line each
+OTHER = {"en": "zh", "zh": "en"}
 LEIPZIG_REPOSITORY = "https://github.com/ekong5/comp_syntax_p1"
 LEIPZIG_FILE = "zho_news_2020_10K-sentences.txt"  # Leipzig Corpora Collection: N<TAB>sentence
 LEIPZIG_TERMS = (
@@ -83,19 +84,14 @@ def build_news_mono(
     sentences, report = read_news_english(repo, commit)
     if not sentences:
         raise ValueError(f"{path}: no English news test file ({NEWS_GLOB}) up to {LAST_YEAR}")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    _write_lines(out / MONO, [s for s, _ in sentences])
-    _write_lines(out / ORIGIN, [o for _, o in sentences])
-    (out / "report.json").write_text(json.dumps({"source": "news-mono", **report}, indent=2) + "\n")
-    (out / "PROVENANCE.md").write_text(
+    provenance = (
         f"# news-mono\n\nEnglish sides of the WMT news test sets of other language pairs, "
         f"2008-{LAST_YEAR}, for back-translation.\n\n- Upstream: {NEWS_REPOSITORY}\n"
         f"- Licence: {NEWS_TERMS}\n- Read from: `{path}` (`{branch}` at `{commit or 'unversioned'}`)"
         f" on {date.today().isoformat()}\n- `mono.origin` names the file and line of each "
-        f"sentence.\n",
-        encoding="utf-8",
+        f"sentence.\n"
     )
+    _write_mono(Path(out), dict(sentences), "en", {"source": "news-mono", **report}, provenance)
     return len(sentences)
 
 
@@ -110,28 +106,34 @@ def build_leipzig_mono(
     repo = Repository(path)
     branch, commit = default_branch(repo, r"main|master")
     blob = dict(repo.files(commit, LEIPZIG_FILE)).get(LEIPZIG_FILE)
-    data = next(repo.read([blob]))[1] if blob else None
-    if data is None:
+    if blob is None:
         raise ValueError(f"{path}: {LEIPZIG_FILE} not found")
     sentences: dict[str, str] = {}
-    for n, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    for n, line in enumerate(blob_lines(repo, blob, LEIPZIG_FILE), 1):
         text = " ".join(line.split("\t", 1)[-1].split())
         if text:
             sentences.setdefault(text, f"{LEIPZIG_FILE}:{n}")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    _write_lines(out / TRANSLATED, list(sentences))
-    _write_lines(out / ORIGIN, list(sentences.values()))
-    report = {"source": "leipzig-news", "language": "zh", "sentences": len(sentences)}
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    (out / "PROVENANCE.md").write_text(
+    provenance = (
         f"# leipzig-news\n\nChinese news sentences (2020, a 10K sample of the Leipzig Corpora "
         f"Collection), for back-translation.\n\n- Upstream: {LEIPZIG_REPOSITORY} "
         f"(`{LEIPZIG_FILE}`)\n- Licence: {LEIPZIG_TERMS}\n- Read from: `{path}` (`{branch}` at "
-        f"`{commit or 'unversioned'}`) on {date.today().isoformat()}\n",
-        encoding="utf-8",
+        f"`{commit or 'unversioned'}`) on {date.today().isoformat()}\n"
     )
+    report = {"source": "leipzig-news", "language": "zh", "sentences": len(sentences)}
+    _write_mono(Path(out), sentences, "zh", report, provenance)
     return len(sentences)
+
+
+def _write_mono(
+    out: Path, sentences: dict[str, str], language: str, report: dict, provenance: str
+) -> None:
+    """``out/mono.LANGUAGE`` and ``mono.origin`` from ``sentences`` (text: origin), beside
+    ``report.json`` and ``PROVENANCE.md``."""
+    out.mkdir(parents=True, exist_ok=True)
+    _write_lines(out / TEXT[language], list(sentences))
+    _write_lines(out / ORIGIN, list(sentences.values()))
+    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    (out / "PROVENANCE.md").write_text(provenance, encoding="utf-8")
 
 
 USES = {  # how a translated corpus is used: its name, and what each language's original teaches
@@ -169,9 +171,9 @@ def pair_translations(
     mono = Path(mono)
     report = mono / "report.json"
     language = json.loads(report.read_text()).get("language", "en") if report.exists() else "en"
-    real, other = (MONO, TRANSLATED) if language == "en" else (TRANSLATED, MONO)
-    originals, origins = _read_lines(mono / real), _read_lines(mono / ORIGIN)
-    translated = _read_lines(Path(translations) if translations else mono / other)
+    real = mono / TEXT[language]
+    originals, origins = _read_lines(real), _read_lines(mono / ORIGIN)
+    translated = _read_lines(Path(translations or mono / TEXT[OTHER[language]]))
     if not len(originals) == len(origins) == len(translated):
         raise ValueError(
             f"{mono}: {len(originals)} sentences, {len(origins)} origins, "
@@ -187,7 +189,7 @@ def pair_translations(
     out.mkdir(parents=True, exist_ok=True)
     write_tsv(out / "train.tsv", rows)
     counts = {"pairs": len(rows), "empty_translation": len(originals) - len(rows)}
-    _describe(out, mono / real, (use, language), model, counts)
+    _describe(out, real, (use, language), model, counts)
     return counts
 
 
@@ -195,7 +197,7 @@ def _describe(out: Path, original: Path, how: tuple[str, str], model: str, count
     """``report.json`` and ``PROVENANCE.md`` of a translated corpus: ``how`` is its use and the
     language of its real side; it is a ``one_way`` corpus into the language it teaches."""
     (name, teaches), language = USES[how[0]], how[1]
-    into = {("en", "back"): "en", ("zh", "forward"): "en"}.get((language, how[0]), "zh")
+    into = language if how[0] == "back" else OTHER[language]  # the real side is the target
     (out / "report.json").write_text(
         json.dumps({"source": name, "model": model, "one_way": into, **counts}, indent=2) + "\n"
     )

@@ -18,6 +18,7 @@ from .sources import (
     blob_lines,
     default_branch,
     one_line,
+    read_test_sets,
     split_off,
 )
 
@@ -46,19 +47,32 @@ def read_news_commentary(repo: Repository, branches: str | None) -> Collected:
     if blob is None:
         raise ValueError(f"{repo.path}: {NEWS_COMMENTARY} not found")
     unique: dict[tuple[str, str], Pair3] = {}
-    lines = blob_lines(repo, blob, NEWS_COMMENTARY)
+    lines, malformed = blob_lines(repo, blob, NEWS_COMMENTARY), 0
     for n, line in enumerate(lines, 1):
-        row = json.loads(line) if line.strip() else {}
-        english, chinese = one_line(row.get("en", "")), one_line(row.get("zh", ""))
+        row = _json_object(line)
+        if row is None:  # a broken line costs only itself
+            malformed += 1
+            continue
+        english, chinese = one_line(str(row.get("en", ""))), one_line(str(row.get("zh", "")))
         if english and chinese:
             label = f"News Commentary {NEWS_COMMENTARY}:{n}"
             unique.setdefault((english, chinese), (english, chinese, label))
     pairs = list(unique.values())
     held = min(HELD_OUT, len(pairs) // 20)
     collected = split_off(pairs, dev=held, test=held)
-    collected.report = {"lines": len(lines), "unique_pairs": len(pairs)}
+    report: dict[str, object] = {"lines": len(lines), "malformed_lines": malformed}
+    collected.report = report | {"unique_pairs": len(pairs)}
     collected.branches = {branch: commit}
     return collected
+
+
+def _json_object(line: str) -> dict | None:
+    """The JSON object on ``line`` (an empty one for a blank line), or None if it is not one."""
+    try:
+        row = json.loads(line) if line.strip() else {}
+    except json.JSONDecodeError:
+        return None
+    return row if isinstance(row, dict) else None
 
 
 def read_un_dev(repo: Repository, branches: str | None) -> Collected:
@@ -70,10 +84,5 @@ def read_un_dev(repo: Repository, branches: str | None) -> Collected:
 
 
 def read_wmt23(repo: Repository, branches: str | None) -> Collected:
-    """The WMT23 general test sets zh-en and en-zh, each its own file; no train or dev."""
-    branch, commit = default_branch(repo, branches or r"main|master")
-    files = {
-        name: aligned_files(repo, commit, {"en": english, "zh": chinese}, label)
-        for name, (label, english, chinese) in WMT23_TESTS.items()
-    }
-    return Collected(files, {"test_only": True}, {branch: commit})
+    """The WMT23 general test sets zh-en and en-zh (:data:`WMT23_TESTS`); no train or dev."""
+    return read_test_sets(repo, branches, WMT23_TESTS)

@@ -221,20 +221,28 @@ WIDER_TESTS = {  # file name: (label, English file, Chinese file)
 }
 
 
-def read_wider_tests(repo: Repository, branches: str | None) -> Collected:
-    """The :data:`WIDER_TESTS` the snapshot holds, each its own file; no train or dev."""
+def read_test_sets(
+    repo: Repository, branches: str | None, tests: dict[str, tuple[str, str, str]]
+) -> Collected:
+    """The ``tests`` (file name: label, English file, Chinese file) the snapshot holds, each its
+    own file; no train or dev. Sets the snapshot lacks are reported, none at all is an error."""
     branch, commit = default_branch(repo, branches or r"master|main")
     present = {path for path, _ in repo.files(commit, "*")}
     files, missing = {}, []
-    for name, (label, english, chinese) in WIDER_TESTS.items():
+    for name, (label, english, chinese) in tests.items():
         if english in present and chinese in present:
             files[name] = aligned_files(repo, commit, {"en": english, "zh": chinese}, label)
         else:
             missing.append(name)
     if not files:
-        raise ValueError(f"{repo.path}: none of {', '.join(WIDER_TESTS)} found")
+        raise ValueError(f"{repo.path}: none of {', '.join(tests)} found")
     report = {"test_only": True, "missing_sets": missing}
     return Collected(files, report, {branch: commit})
+
+
+def read_wider_tests(repo: Repository, branches: str | None) -> Collected:
+    """The :data:`WIDER_TESTS` the snapshot holds."""
+    return read_test_sets(repo, branches, WIDER_TESTS)
 
 
 def write_tsv(path: Path, pairs: list[Pair3]) -> None:
