@@ -1,6 +1,6 @@
 """``target_script_only`` on the bundled general model: an English translation of a news line
-keeps none of its source's Han characters, which the model copies when it may (a reporter's name,
-"2000余"), and a Chinese one is left as it was; ``script_penalty`` leaves fewer English words in a
+keeps none of its source's Han characters, which the model copies when it may (a name it cannot
+translate: "力克荷兰" comes out "power荷兰"), and a Chinese one is left as it was; ``script_penalty`` leaves fewer English words in a
 Chinese one; ``suppress_ids`` and ``penalized_ids`` outside the target vocabulary, or EOS, are
 refused by name."""
 
@@ -20,7 +20,7 @@ ENGLISH = (
     "a key priority for its interim chief executive Noel Quinn."
 )
 LATIN_WORD = re.compile("[A-Za-z]+")
-NEWS = "中新网北京9月27日电 (记者 杜燕)为加强节前市场监管执法，北京市市场监管局检查各类经营主体2000余户。"
+NEWS = "27日，在对阵荷兰女排的比赛中，中国队在连赢两局的情况下被对手扳回一城，最终以3:1力克荷兰，迎来九连胜。"
 
 
 @pytest.fixture(scope="module")

@@ -41,9 +41,10 @@ MISSES = {
     # α 3 lengthens 你好。 into "You're good." (α ≤ 1 gives "Hi."); its 8k vocabulary cuts
     # "Hello" into He·ll·o, and "He" is 他; 生日快乐！ comes out "My birthday!".
     "zh-en": {"你好。", "Hello.", "生日快乐！"},
-    # its 16k vocabulary (learnt from the first general mix) has no ▁Hello, ▁Hi or ▁Happy: 你好。 comes
-    # out "You're good." at any α (0 too), and 生日快乐！ "Hap birthday!" (Happy is ▁Ha·p·py).
-    "zh-en-general": {"你好。", "生日快乐！"},
+    # its 16k vocabulary (learnt from the first general mix) has no ▁Hello, ▁Hi or ▁Happy; since
+    # the news stages (2026-11-27) 你好。 comes out "Hello.", but 生日快乐！ still "Hap birthday!"
+    # (Happy is ▁Ha·p·py), and Happy birthday! "快乐生日！" (β 0.5 too).
+    "zh-en-general": {"生日快乐！", "Happy birthday!"},
 }
 
 CLOSING = re.compile(r"[.!?。！？]+$")

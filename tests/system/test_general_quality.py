@@ -11,9 +11,11 @@ from fanyi.scores import score
 
 GENERAL = "zh-en-general"
 
-# Measured on these 200 pairs (the model's defaults: beam 5, α 3, reranking λ 0.2, dtype auto; 2-core
-# AMD EPYC with AVX-512 BF16, where auto is bf16 and twice as fast as fp32): zh→en 42.93, en→zh
-# 50.91 (fp32: 43.36 / 51.01; the d256 general model before it, fp32: 40.41 / 47.47; the bundled
+# Measured on these 200 pairs (the model's defaults: beam 5, α 3, reranking λ 0.2, β 1): fp32
+# zh→en 44.23, en→zh 51.78 on a 2-core AMD EPYC with AVX2 only (32 of the pairs were in its first
+# news stage's training data; on the other 168, 42.60 / 50.70: docs/quality.md). Before the news
+# stages, on an AVX-512 BF16 EPYC, where auto is bf16 and twice as fast as fp32: 42.93 / 50.91
+# (fp32: 43.36 / 51.01; the d256 general model before it, fp32: 40.41 / 47.47; the bundled
 # Tatoeba ensemble: ~1.4 / ~1.7 on such text). The floors leave room for another host's dtype
 # (auto may pick int8, within 0.3 BLEU of fp32 on dev) and harmless changes in decoding but catch
 # a broken model, vocabulary, int8 storage or normaliser.
