@@ -2,11 +2,13 @@
 wider test-only sets included), each direction scored as the translator translates it, sets
 without files skipped, one JSON line."""
 
+import importlib
 import json
+import sys
 
 import pytest
 
-from conftest import run_benchmark
+from conftest import REPO, run_benchmark
 from fanyi import Translator
 from fanyi.scores import score
 from tiny_translator import tiny_model_dir
@@ -37,7 +39,7 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     emitted = json.loads(done.stdout.splitlines()[-1])
-    result = emitted["results"]
+    result, files = emitted["results"], ("python-docs", "django-docs", "3am", "news-commentary")
     assert emitted["device"] == "cpu"
     assert result["newstest2020"] == {"skipped": True} and result["3am"] == {"skipped": True}
     assert set(result["newstest2019"]) == {"→en"} and result["newstest2019"]["→en"]["lines"] == 2
@@ -50,11 +52,25 @@ def test_real_text_scores_each_set_both_ways(tmp_path_factory, tmp_path):
     # python-docs: the 200 pairs the bundled model held out, not sources/python-docs/test.tsv
     assert emitted["test_files"]["python-docs"].endswith("tests/fixtures/data/python-docs/test.tsv")
     assert {to: r["lines"] for to, r in result["python-docs"].items()} == {"→en": 4, "→zh": 4}
+    assert emitted["left_out_lines"] == {name: 32 * (name == "python-docs") for name in files}
     assert emitted["test_files"]["3am"] == str(sources / "3am" / "test.tsv")
     expected = Translator.load(model, dtype="fp32")([en for en, _ in PAIRS], to="zh", beam=2)
     bleu = score(expected, [[zh for _, zh in PAIRS]], "zh").bleu
     assert result["django-docs"]["→zh"]["bleu"] == round(bleu, 2)
     assert "tok:zh" in result["django-docs"]["→zh"]["signature"]
+
+
+def test_python_docs_leaves_out_the_pairs_a_stage_trained_on(tmp_path):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    real_text = importlib.import_module("real_text")
+    fixture = REPO / "tests" / "fixtures" / "data" / "python-docs" / "test.tsv"
+    rows = [line.split("\t")[:2] for line in fixture.read_text(encoding="utf-8").splitlines()]
+    kept = real_text.pairs(fixture, "zh")
+    assert len(rows) == 200 and len(kept) == 168
+    assert tuple(rows[37]) not in kept and tuple(rows[36]) in kept  # line 38 is seen, 37 not
+    copy = tmp_path / "test.tsv"  # the same lines elsewhere: another test file, read whole
+    copy.write_text(fixture.read_text(encoding="utf-8"), encoding="utf-8")
+    assert len(real_text.pairs(copy, "zh")) == 200
 
 
 def test_a_test_file_without_a_known_name_is_a_one_line_error():
