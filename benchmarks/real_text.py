@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from common import emit, machine, read_lines
@@ -71,14 +72,17 @@ def news(folder: Path, name: str) -> dict[str, list[tuple[str, str]]]:
 
 
 def both_ways(path: Path) -> dict[str, list[tuple[str, str]]]:
-    """(source, reference) pairs of one set into each language; none when it is missing."""
-    return {to: pairs(path, to) for to in ("en", "zh")} if path.is_file() else {}
-
-
-def pairs(path: Path, to: str) -> list[tuple[str, str]]:
-    """(source, reference) of an English<TAB>Chinese<TAB>… file, translated into ``to``, without
-    the lines that :data:`SEEN` lists for it."""
+    """(source, reference) pairs of one set into each language, without the lines that
+    :data:`SEEN` lists for it; none when it is missing."""
+    if not path.is_file():
+        return {}
     left_out = seen(path)
+    return {to: pairs(path, to, left_out) for to in ("en", "zh")}
+
+
+def pairs(path: Path, to: str, left_out: AbstractSet[int] = frozenset()) -> list[tuple[str, str]]:
+    """(source, reference) of an English<TAB>Chinese<TAB>… file, translated into ``to``, without
+    the lines numbered in ``left_out``."""
     lines = enumerate(read_lines(str(path)), 1)
     rows = [line.split("\t") for n, line in lines if n not in left_out]
     return [(zh, en) if to == "en" else (en, zh) for en, zh, *_ in rows]
