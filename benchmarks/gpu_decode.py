@@ -1,6 +1,6 @@
 """Decoding speed on a device: fanyi's search against Hugging Face ``MarianMTModel.generate`` on
 the same random weights (mapped across by ``decode_peers.py`` and checked to give fanyi's
-log-probabilities), greedy and beam 4, at batch 1 and batch 64, both in bf16 where the device
+log-probabilities), greedy and beam 4 (``--beams``), at batch 1 and batch 64, both in bf16 where the device
 computes it natively (fp32 elsewhere). ``--systems`` adds ``fanyi-compiled``: fanyi with its
 decoder steps compiled (``compile: true``; TorchInductor, Triton kernels on a GPU), its compile in
 the warm-up run, not in the timed ones.
@@ -66,9 +66,13 @@ def timed(run: Callable[[], int], device: torch.device) -> float:
 
 
 def measure_size(
-    name: str, device: torch.device, batches: list[int], rounds: int, systems: list[str]
+    name: str,
+    device: torch.device,
+    settings: list[tuple[int, int]],
+    rounds: int,
+    systems: list[str],
 ) -> list[dict]:
-    """Each (batch, beam) setting: each system's tokens/s and fanyi's ratio to MarianMT's."""
+    """Each (batch, beam) of ``settings``: each system's tokens/s and fanyi's ratio to MarianMT's."""
     size = SIZES[name]
     model = random_model(size)
     marian = marian_from_fanyi(model)
@@ -81,27 +85,26 @@ def measure_size(
         models["fanyi-compiled"] = prepare_model(model, DecodeConfig(dtype=dtype, compile=True))
     marian = marian.to(device=device, dtype=torch_dtype).eval()
     rows = []
-    for batch in batches:
+    for batch, beam in settings:
         src = sources(size["vocab"], batch, device)
-        for beam in (1, 4):
-            runs = {k: fanyi_run(m, src, beam, dtype) for k, m in models.items() if k in systems}
-            if "hf" in systems:
-                runs["hf"] = hf_run(marian, src, beam)
-            for run in runs.values():
-                run()  # warm-up: kernels chosen (or compiled), caches allocated
-            figures: dict[str, list[float]] = {k: [] for k in runs}
-            for _ in range(rounds):
-                for key, run in runs.items():
-                    figures[key].append(timed(run, device))
-            speed = {k: statistics.median(v) for k, v in figures.items()}
-            row = {"size": name, "batch": batch, "beam": beam, "dtype": dtype}
-            row |= {f"{k}_tok_s": round(v, 1) for k, v in speed.items() if k != "hf"}
-            if "hf" in speed:
-                row["hf_generate_tok_s"] = round(speed["hf"], 1)
-                row |= {RATIOS[k]: round(v / speed["hf"], 2) for k, v in speed.items() if k != "hf"}
-            row["max_logprob_diff_fp32"] = round(diff, 6)
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+        runs = {k: fanyi_run(m, src, beam, dtype) for k, m in models.items() if k in systems}
+        if "hf" in systems:
+            runs["hf"] = hf_run(marian, src, beam)
+        for run in runs.values():
+            run()  # warm-up: kernels chosen (or compiled), caches allocated
+        figures: dict[str, list[float]] = {k: [] for k in runs}
+        for _ in range(rounds):
+            for key, run in runs.items():
+                figures[key].append(timed(run, device))
+        speed = {k: statistics.median(v) for k, v in figures.items()}
+        row = {"size": name, "batch": batch, "beam": beam, "dtype": dtype}
+        row |= {f"{k}_tok_s": round(v, 1) for k, v in speed.items() if k != "hf"}
+        if "hf" in speed:
+            row["hf_generate_tok_s"] = round(speed["hf"], 1)
+            row |= {RATIOS[k]: round(v / speed["hf"], 2) for k, v in speed.items() if k != "hf"}
+        row["max_logprob_diff_fp32"] = round(diff, 6)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
     return rows
 
 
@@ -110,6 +113,7 @@ def main() -> None:
     parser.add_argument("--device", default="cuda", help="cpu, cuda, cuda:N or auto")
     parser.add_argument("--sizes", default="tiny,base")
     parser.add_argument("--batches", default="1,64")
+    parser.add_argument("--beams", default="1,4", help="beam widths (1: greedy)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--systems", default="fanyi,hf", help=f"of {', '.join(SYSTEMS)}")
     args = parser.parse_args()
@@ -118,11 +122,15 @@ def main() -> None:
         parser.error(f"--systems: choose among {', '.join(SYSTEMS)}")
     device = resolve_device(args.device)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
-    batches = [int(b) for b in args.batches.split(",")]
+    settings = [
+        (int(batch), int(beam))
+        for batch in args.batches.split(",")
+        for beam in args.beams.split(",")
+    ]
     rows = []
     for size in args.sizes.split(","):
         try:
-            rows += measure_size(size, device, batches, args.rounds, systems)
+            rows += measure_size(size, device, settings, args.rounds, systems)
         except Exception as error:  # one failing size costs its rows, not the others'
             rows.append({"size": size, "error": f"{type(error).__name__}: {error}"[:300]})
             print(json.dumps(rows[-1]), flush=True)

@@ -52,8 +52,21 @@ def test_decoding_against_generate_on_the_same_weights(device):
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
 def test_compiled_decoding_is_timed_beside_the_eager_one(device):
-    args = ["--device", device, "--sizes", "tiny", "--batches", "2", "--rounds", "1"]
+    """Beam 4 only (``--beams``): each search compiles its steps, some 20 s on a CPU."""
+    args = [
+        "--device",
+        device,
+        "--sizes",
+        "tiny",
+        "--batches",
+        "2",
+        "--beams",
+        "4",
+        "--rounds",
+        "1",
+    ]
     result = last_json(run_benchmark("gpu_decode.py", *args, "--systems", "fanyi-compiled,hf"))
+    assert [(r["batch"], r["beam"]) for r in result["results"]] == [(2, 4)]
     for row in result["results"]:
         assert "fanyi_tok_s" not in row and row["fanyi-compiled_tok_s"] > 0, row
         ratio = row["fanyi-compiled_tok_s"] / row["hf_generate_tok_s"]
