@@ -89,9 +89,14 @@ def fsync_files(directory: Path) -> None:
 
 def write_json_atomic(path: Path, value: Any) -> None:
     """Replace ``path`` by ``value`` as JSON: temporary file in the same directory, then rename."""
+    write_text_atomic(path, json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` (UTF-8): temporary file in the same directory, then rename."""
     tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(value, f, indent=2, ensure_ascii=False)
+        f.write(text)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)

@@ -10,6 +10,7 @@ MODEL_FILE = "model.safetensors"  # the weights, each shared tensor once
 CONFIG_FILE = "config.yaml"  # sections model, data, train, vocab, checkpoint, decode (or ensemble)
 STATE_TENSORS = "training_state.safetensors"  # a checkpoint's resume state (train/state.py)
 STATE_JSON = "training_state.json"
+TRUECASE_FILE = "truecase.txt"  # the words written in lower case inside a sentence (recase.py)
 
 # --- a run directory (train/) ---
 INDEX_FILE = "checkpoints.json"  # the run's last, best and kept checkpoints

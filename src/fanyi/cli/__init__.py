@@ -34,6 +34,7 @@ COMMANDS = {
     "export": "a model as CTranslate2 or Hugging Face MarianMT",
     "translate": "translate stdin, a file or --text",
     "evaluate": "BLEU and chrF of a model (or of an output) with sacreBLEU",
+    "truecase": "list the words the training text writes in lower case, for reading headlines",
     "tune": "choose the length penalty on the dev split (and store it in the model)",
     "distill": "translate a prepared training split with a model: synthetic pairs as a TSV",
     "serve": "HTTP API and web page (FastAPI + uvicorn)",

@@ -69,6 +69,8 @@ class SearchOptions:
     repetition_penalty: float = 1.0  # CTRL's: a token already produced, log-prob × this; 1 = off
     no_repeat_ngram_size: int = 0  # forbid repeating any n-gram of this size; 0 = off
     split_sentences: bool = True  # translate each sentence of a text on its own, then join them
+    # a sentence in Title Case read in sentence case, by the model's truecase.txt (recase.py)
+    recase_headlines: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 from ..data.vocab import BOS, EOS, PAD, UNK
+from ..filenames import TRUECASE_FILE
 from ..lang import Languages, Normalizer, add_tag, foreign_to, in_other_script, split_sentences
+from ..recase import read_headlines, read_lowercase
 from ..sections import Checkpoint
 from .long_input import TooLong, fitting, too_long
 from .options import SearchOptions
@@ -28,6 +30,7 @@ class SourceText:
         self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
+        self.lowercase = read_lowercase(checkpoint.path / TRUECASE_FILE)
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
@@ -63,14 +66,14 @@ class SourceText:
             text = add_tag(text, to)
         return [*self.src_vocab.encode(text), self.model.eos_id]
 
-    def sentences(self, text: str, to: str, split: bool = True) -> list[str]:
-        """``text`` normalised as the source side of the training data, cut into sentences."""
+    def sentences(self, text: str, to: str, split: bool = True, recase: bool = False) -> list[str]:
+        """``text`` normalised as the source side of the training data, cut into sentences;
+        ``recase``: those in Title Case in sentence case (where the model has a truecase.txt)."""
         data = self.checkpoint.data
         source_lang = self.languages.source_of(to)
         text = Normalizer(source_lang, nfkc=data.nfkc, t2s=data.t2s)(text)
-        if not split:
-            return [text] if text else []
-        return split_sentences(text, source_lang)
+        sentences = split_sentences(text, source_lang) if split else [text] if text else []
+        return read_headlines(sentences, self.lowercase) if recase else sentences
 
     def prepare(
         self, text: str, to: str | None, options: SearchOptions, prefix: str | None = None
@@ -111,7 +114,7 @@ class SourceText:
         sentence that does not, with ``long_input: error``); none when it is not Unicode."""
         if unicode_problem(text):
             return []
-        sentences = self.sentences(text, to, options.split_sentences)
+        sentences = self.sentences(text, to, options.split_sentences, options.recase_headlines)
         return [piece for s in sentences for piece in self.fitting(s, to, options)]
 
     def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:

@@ -21,7 +21,7 @@ from torch import nn
 
 from ..atomic import fsync_files, replace_dir, staged_dir
 from ..data.vocab import Vocab
-from ..filenames import CONFIG_FILE
+from ..filenames import CONFIG_FILE, TRUECASE_FILE
 from ..model import MultiHeadAttention, Transformer
 from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoid_table
 from ..model.feed_forward import PositionwiseFeedForward
@@ -164,6 +164,8 @@ def tokens(vocab: Vocab, size: int) -> list[str]:
 
 
 def copy_fanyi_files(checkpoint: Checkpoint, out: Path) -> None:
-    """fanyi's config.yaml and vocabulary files, for the engine's text handling."""
-    for name in [CONFIG_FILE, *checkpoint.vocab.files()]:
+    """fanyi's config.yaml and vocabulary files (and truecase.txt), for the engine's text
+    handling."""
+    truecase = [TRUECASE_FILE] if (checkpoint.path / TRUECASE_FILE).is_file() else []
+    for name in [CONFIG_FILE, *checkpoint.vocab.files(), *truecase]:
         shutil.copyfile(checkpoint.path / name, out / name)

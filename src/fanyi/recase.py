@@ -1,0 +1,106 @@
+"""Headlines in Title Case, read in sentence case.
+
+A model trained on sentences has seldom seen a headline such as "The Next Big Labor Strike Hits
+Oregon", and copies it instead of translating it: ``zh-en-general`` wrote that line back in
+English. In sentence case it translates it. As a truecaser does (Moses' ``truecase.perl``),
+each capitalised word of such a line is written as it is most often written inside a sentence
+of the training data: a word listed in the model's ``truecase.txt`` (``fanyi truecase``: the
+words mostly written in lower case there) in lower case, any other (a name: Oregon) as it
+stands; acronyms (NHS) and mixed case (McDonald) are never changed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Container, Iterable
+from pathlib import Path
+
+WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")  # a run of Latin letters
+# the words a Title Case line leaves in lower case, not counted either way
+SMALL = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "but",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "is",
+        "nor",
+        "of",
+        "on",
+        "or",
+        "per",
+        "the",
+        "to",
+        "via",
+        "vs",
+        "with",
+    ]
+)
+TITLE_SHARE = 0.8  # of the other words (two letters or more), at least this many capitalised
+TITLE_WORDS = 3  # and at least this many of them
+
+
+def is_title_case(sentence: str) -> bool:
+    """Whether ``sentence`` is written in Title Case: at least 3 words beyond the small ones,
+    80% of them capitalised, not all in capitals."""
+    words = [w for w in WORD.findall(sentence) if len(w) > 1 and w.lower() not in SMALL]
+    capitalised = [w for w in words if w[0].isupper()]
+    if len(words) < TITLE_WORDS or all(w.isupper() for w in words):
+        return False
+    return len(capitalised) >= TITLE_SHARE * len(words)
+
+
+def capitalised(word: str) -> bool:
+    """ "Oregon", not "NHS", "McDonald", "a" nor "I"."""
+    return word[0].isupper() and word[1:].islower()
+
+
+def sentence_case(sentence: str, lowercase: Container[str]) -> str:
+    """``sentence`` with each capitalised word whose lower case is in ``lowercase`` (or is one of
+    the SMALL words) in lower case, and its first letter a capital."""
+
+    def recase(match: re.Match[str]) -> str:
+        word, lower = match.group(), match.group().lower()
+        return lower if capitalised(word) and (lower in lowercase or lower in SMALL) else word
+
+    text = WORD.sub(recase, sentence)
+    first = WORD.search(text)
+    if first is None:
+        return text
+    return text[: first.start()] + text[first.start()].upper() + text[first.start() + 1 :]
+
+
+def read_headlines(sentences: list[str], lowercase: Container[str]) -> list[str]:
+    """Each sentence, those in Title Case in sentence case (the others as they are)."""
+    return [sentence_case(s, lowercase) if is_title_case(s) else s for s in sentences]
+
+
+def lowercase_words(lines: Iterable[str], min_count: int = 2) -> list[str]:
+    """The words written in lower case more often than capitalised inside the sentences of
+    ``lines`` (not first in a line; lines in Title Case left out), at least ``min_count``
+    times: a truecaser's table, sorted."""
+    lower, capital = Counter[str](), Counter[str]()
+    for line in lines:
+        if is_title_case(line):
+            continue
+        for word in WORD.findall(line)[1:]:
+            if word.islower():
+                lower[word] += 1
+            elif capitalised(word):
+                capital[word.lower()] += 1
+    return sorted(w for w, n in lower.items() if n >= min_count and n > capital[w])
+
+
+def read_lowercase(path: Path) -> frozenset[str]:
+    """The words of a ``truecase.txt`` (none where there is no such file)."""
+    if not path.is_file():
+        return frozenset()
+    return frozenset(path.read_text(encoding="utf-8").split())

@@ -1,0 +1,33 @@
+"""Headlines in Title Case get translated, not copied: the bundled general model reads them in
+sentence case by its truecase.txt (``recase.py``). Without it, it wrote newstest2020's "The Next
+Big Labor Strike Hits Oregon" back in English. fp32, so that every host decodes alike."""
+
+import re
+
+import pytest
+
+from fanyi import Translator
+from fanyi.decode.translator import BUNDLED
+
+HEADLINES = [  # newstest2020 en→zh (held out from every training mix)
+    "The Next Big Labor Strike Hits Oregon",
+    "Government Retires 15 More Senior Tax Officials On Graft Charges",
+]
+LATIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")  # two words or more left in English
+
+pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
+
+
+@pytest.fixture(scope="module")
+def translator():
+    return Translator.load(dtype="fp32")
+
+
+def test_headlines_are_translated(translator):
+    translations = translator(HEADLINES, to="zh")
+    assert not [t for t in translations if LATIN_RUN.search(t)], translations
+
+
+def test_without_recasing_they_were_copied(translator):
+    translations = translator(HEADLINES, to="zh", recase_headlines=False)
+    assert [t for t in translations if LATIN_RUN.search(t)] == translations, translations

@@ -1,0 +1,72 @@
+"""recase.py: which lines are headlines in Title Case, how they are read in sentence case, and
+the truecaser's table of words written in lower case."""
+
+import pytest
+
+from fanyi.recase import is_title_case, lowercase_words, read_headlines, read_lowercase
+
+LOWER = {"next", "big", "labor", "strike", "hits", "more", "senior", "tax", "officials"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The Next Big Labor Strike Hits Oregon",
+        "Government Retires 15 More Senior Tax Officials On Graft Charges",
+        "28-Year-Old Chef Found Dead at San Francisco Mall",
+        "Romania Invests Billions in a Black Sea Military Base",
+    ],
+)
+def test_headlines_are_title_case(line):
+    assert is_title_case(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The next big labor strike hits Oregon.",
+        "Tom and Mary went to Boston.",  # names: 2 of 3 other words
+        "NHS Lanarkshire treated 912 people.",
+        "BREAKING NEWS FROM OREGON",  # all capitals: left alone
+        "Good Morning",  # too few words
+        "你好，世界。欢迎来到北京。",
+    ],
+)
+def test_sentences_are_not(line):
+    assert not is_title_case(line)
+
+
+def test_a_headline_is_read_in_sentence_case_and_names_stay():
+    lines = ["The Next Big Labor Strike Hits Oregon", "NHS Strike Hits The Senior Officials Of Ayr"]
+    assert read_headlines(lines, LOWER) == [
+        "The next big labor strike hits Oregon",
+        "NHS strike hits the senior officials of Ayr",  # "The" inside: lowered as a small word
+    ]
+
+
+def test_the_first_word_keeps_its_capital_and_other_lines_are_untouched():
+    lines = ["Next Big Strike Hits Oregon", "Senior officials said Next Big was done."]
+    assert read_headlines(lines, LOWER) == [
+        "Next big strike hits Oregon",
+        "Senior officials said Next Big was done.",
+    ]
+
+
+def test_the_table_holds_the_words_mostly_written_in_lower_case_inside_sentences():
+    lines = [
+        "Strike one: the workers strike again.",  # first word not counted
+        "They went on strike in Oregon.",
+        "In Oregon the Mall and the mall met.",
+        "A mall opened; another mall closed.",
+        "The Big Mall Opens In Oregon Today",  # a headline: not counted
+        "Big news: big mall.",
+    ]
+    assert lowercase_words(lines, min_count=2) == ["mall", "strike", "the"]
+    assert "big" in lowercase_words(lines, min_count=1)
+    assert "oregon" not in lowercase_words(lines, min_count=1)
+
+
+def test_no_table_no_words(tmp_path):
+    assert read_lowercase(tmp_path / "truecase.txt") == frozenset()
+    (tmp_path / "truecase.txt").write_text("mall\nstrike\n", encoding="utf-8")
+    assert read_lowercase(tmp_path / "truecase.txt") == {"mall", "strike"}
