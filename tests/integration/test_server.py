@@ -218,6 +218,7 @@ def test_health_and_openapi(translator):
         {"target_script_only": False},
         {"script_penalty": 1.5},
         {"allowed_softmax": True},
+        {"recase_headlines": False},
     ],
 )
 def test_search_options_per_request_are_those_of_the_python_api(translator, options):

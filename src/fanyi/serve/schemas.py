@@ -64,6 +64,10 @@ class TranslateRequest(BaseModel):
     allowed_softmax: StrictBool | None = Field(
         None, description="softmax over the pieces not suppressed only: faster into English"
     )
+    recase_headlines: StrictBool | None = Field(
+        None,
+        description="a sentence in Title Case read in sentence case (the model's truecase.txt)",
+    )
 
 
 class Candidate(BaseModel):
