@@ -1,6 +1,7 @@
-"""Headlines in Title Case, translated with and without reading them in sentence case.
+"""Headlines in Title Case (and lines in capitals), translated with and without reading them in
+sentence case.
 
-Takes the English sources in Title Case (``recase.is_title_case``) of the WMT en→zh sets that
+Takes the English sources in Title Case or in capitals (``recase.recasable``) of the WMT en→zh sets that
 ``fanyi data wmt-news`` wrote: newstest2017 (its dev split, ``dev.tsv``: choose on this one),
 newstest2019 and newstest2020 (test), and scores each set's lines translated into Chinese with
 ``recase_headlines`` off and on: BLEU, chrF, length ratio (sacreBLEU, tok:zh) and the English
@@ -18,7 +19,7 @@ from pathlib import Path
 from common import emit, machine, read_lines
 from decode_search import scored
 from fanyi.decode.translator import Translator
-from fanyi.recase import is_title_case
+from fanyi.recase import recasable
 from fanyi.runtime import set_threads
 
 SETS = {
@@ -30,9 +31,9 @@ ENGLISH_WORD = re.compile(r"[A-Za-z]+")
 
 def headlines(path: Path) -> list[tuple[str, str]]:
     """(English, Chinese) of the lines of an English<TAB>Chinese<TAB>… file whose English is in
-    Title Case."""
+    Title Case or in capitals."""
     rows = [line.split("\t") for line in read_lines(str(path))]
-    return [(en, zh) for en, zh, *_ in rows if is_title_case(en)]
+    return [(en, zh) for en, zh, *_ in rows if recasable(en)]
 
 
 def score_both(translator: Translator, pairs: list[tuple[str, str]]) -> dict:

@@ -1,4 +1,4 @@
-"""Headlines in Title Case, read in sentence case.
+"""Headlines in Title Case, and lines in capitals, read in sentence case.
 
 A model trained on sentences has seldom seen a headline such as "The Next Big Labor Strike Hits
 Oregon", and copies it instead of translating it: ``zh-en-general`` wrote that line back in
@@ -6,7 +6,9 @@ English. In sentence case it translates it. As a truecaser does (Moses' ``trueca
 each capitalised word of such a line is written as it is most often written inside a sentence
 of the training data: a word listed in the model's ``truecase.txt`` (``fanyi truecase``: the
 words mostly written in lower case there) in lower case, any other (a name: Oregon) as it
-stands; acronyms (NHS) and mixed case (McDonald) are never changed.
+stands; acronyms (NHS) and mixed case (McDonald) are never changed. A line all in capitals
+("PLEASE DO NOT TOUCH.", copied as "PLEASE DO NOT TOUCH。") is read the same way, its words in
+capitals taken for capitalised ones: "Please do not touch." (a name stays in capitals: TRUMP).
 """
 
 from __future__ import annotations
@@ -58,18 +60,27 @@ def is_title_case(sentence: str) -> bool:
     return len(capitalised) >= TITLE_SHARE * len(words)
 
 
+def is_all_caps(sentence: str) -> bool:
+    """Whether ``sentence`` is written in capitals: at least 2 words of two letters or more, all
+    of them in capitals."""
+    words = [w for w in WORD.findall(sentence) if len(w) > 1]
+    return len(words) >= 2 and all(w.isupper() for w in words)
+
+
 def capitalised(word: str) -> bool:
     """ "Oregon", not "NHS", "McDonald", "a" nor "I"."""
     return word[0].isupper() and word[1:].islower()
 
 
-def sentence_case(sentence: str, lowercase: Container[str]) -> str:
-    """``sentence`` with each capitalised word whose lower case is in ``lowercase`` (or is one of
-    the SMALL words) in lower case, and its first letter a capital."""
+def sentence_case(sentence: str, lowercase: Container[str], capitals: bool = False) -> str:
+    """``sentence`` with each capitalised word (``capitals``: each word in capitals too) whose
+    lower case is in ``lowercase`` (or is one of the SMALL words) in lower case, and its first
+    letter a capital."""
 
     def recase(match: re.Match[str]) -> str:
         word, lower = match.group(), match.group().lower()
-        return lower if capitalised(word) and (lower in lowercase or lower in SMALL) else word
+        shape = capitalised(word) or (capitals and len(word) > 1 and word.isupper())
+        return lower if shape and (lower in lowercase or lower in SMALL) else word
 
     text = WORD.sub(recase, sentence)
     first = WORD.search(text)
@@ -78,9 +89,15 @@ def sentence_case(sentence: str, lowercase: Container[str]) -> str:
     return text[: first.start()] + text[first.start()].upper() + text[first.start() + 1 :]
 
 
+def recasable(sentence: str) -> bool:
+    """Whether ``sentence`` is in Title Case or in capitals."""
+    return is_title_case(sentence) or is_all_caps(sentence)
+
+
 def read_headlines(sentences: list[str], lowercase: Container[str]) -> list[str]:
-    """Each sentence, those in Title Case in sentence case (the others as they are)."""
-    return [sentence_case(s, lowercase) if is_title_case(s) else s for s in sentences]
+    """Each sentence, those in Title Case or in capitals in sentence case (the others as they
+    are)."""
+    return [sentence_case(s, lowercase, is_all_caps(s)) if recasable(s) else s for s in sentences]
 
 
 def lowercase_words(lines: Iterable[str], min_count: int = 2) -> list[str]:

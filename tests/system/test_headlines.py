@@ -1,6 +1,7 @@
-"""Headlines in Title Case get translated, not copied: the bundled general model reads them in
-sentence case by its truecase.txt (``recase.py``). Without it, it wrote newstest2020's "The Next
-Big Labor Strike Hits Oregon" back in English. fp32, so that every host decodes alike."""
+"""Headlines in Title Case and lines in capitals get translated, not copied: the bundled general
+model reads them in sentence case by its truecase.txt (``recase.py``). Without it, it wrote
+newstest2020's "The Next Big Labor Strike Hits Oregon" back in English, and "PLEASE DO NOT
+TOUCH." as "PLEASE DO NOT TOUCH。". fp32, so that every host decodes alike."""
 
 import re
 
@@ -12,6 +13,8 @@ from fanyi.decode.translator import BUNDLED
 HEADLINES = [  # newstest2020 en→zh (held out from every training mix)
     "The Next Big Labor Strike Hits Oregon",
     "Government Retires 15 More Senior Tax Officials On Graft Charges",
+    "PLEASE DO NOT TOUCH.",
+    "WHERE IS THE TRAIN STATION?",
 ]
 LATIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")  # two words or more left in English
 

@@ -3,7 +3,13 @@ the truecaser's table of words written in lower case."""
 
 import pytest
 
-from fanyi.recase import is_title_case, lowercase_words, read_headlines, read_lowercase
+from fanyi.recase import (
+    is_all_caps,
+    is_title_case,
+    lowercase_words,
+    read_headlines,
+    read_lowercase,
+)
 
 LOWER = {"next", "big", "labor", "strike", "hits", "more", "senior", "tax", "officials"}
 
@@ -27,13 +33,43 @@ def test_headlines_are_title_case(line):
         "The next big labor strike hits Oregon.",
         "Tom and Mary went to Boston.",  # names: 2 of 3 other words
         "NHS Lanarkshire treated 912 people.",
-        "BREAKING NEWS FROM OREGON",  # all capitals: left alone
+        "BREAKING NEWS FROM OREGON",  # all capitals: the other test
         "Good Morning",  # too few words
         "你好，世界。欢迎来到北京。",
     ],
 )
 def test_sentences_are_not(line):
     assert not is_title_case(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "caps"),
+    [
+        ("PLEASE DO NOT TOUCH.", True),
+        ("I LOVE YOU.", True),
+        ("BREAKING NEWS FROM OREGON", True),
+        ("NASA.", False),  # one word: an acronym
+        ("A CAT", False),
+        ("NHS Lanarkshire treated 912 people.", False),
+    ],
+)
+def test_lines_in_capitals(line, caps):
+    assert is_all_caps(line) is caps
+
+
+def test_a_line_in_capitals_is_read_in_sentence_case_and_unknown_words_stay():
+    lines = ["BIG STRIKE HITS OREGON", "I SAW THE NEXT STRIKE.", "NHS"]
+    assert read_headlines(lines, LOWER) == [
+        "Big strike hits OREGON",  # a name or an acronym: the table cannot tell, so as written
+        "I SAW the next strike.",
+        "NHS",
+    ]
+
+
+def test_in_title_case_a_word_in_capitals_is_an_acronym():
+    assert read_headlines(["US Tax Officials Hit Hard"], LOWER | {"us"}) == [
+        "US tax officials Hit Hard"  # "hit", "hard": not in the table
+    ]
 
 
 def test_a_headline_is_read_in_sentence_case_and_names_stay():
