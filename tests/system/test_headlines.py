@@ -34,3 +34,10 @@ def test_headlines_are_translated(translator):
 def test_without_recasing_they_were_copied(translator):
     translations = translator(HEADLINES, to="zh", recase_headlines=False)
     assert [t for t in translations if LATIN_RUN.search(t)] == translations, translations
+
+
+def test_the_tatoeba_ensemble_reads_capitals_too():
+    """Its truecase.txt is its own (Tatoeba's English); without it: 总裁者我的总裁。"""
+    ensemble = Translator.load("zh-en", dtype="fp32")
+    assert ensemble("I LOVE YOU.", to="zh") == "我爱你。"
+    assert ensemble("I LOVE YOU.", to="zh", recase_headlines=False) != "我爱你。"
