@@ -73,3 +73,9 @@ def test_the_benchmark_scores_the_headlines_both_ways(model, tmp_path):
     assert scored["lines"] == 1  # the headline only
     for way in ("as_written", "sentence_case"):
         assert "tok:zh" in scored[way]["signature"] and scored[way]["english_words"] >= 0
+
+
+def test_a_ctranslate2_export_keeps_the_table(model, tmp_path):
+    out = tmp_path / "ct2"
+    assert main(["export", str(model), "--format", "ctranslate2", "--output", str(out)]) == 0
+    assert (out / "truecase.txt").read_bytes() == (model / "truecase.txt").read_bytes()
