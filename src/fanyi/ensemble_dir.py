@@ -25,6 +25,7 @@ import yaml
 from .atomic import fsync_files, replace_dir, staged_dir
 from .filenames import CONFIG_FILE, MODEL_FILE
 from .model_dir import ENSEMBLE_KEY, claim_output, read_checkpoint
+from .recase import table_beside
 from .sections import Checkpoint, read_yaml
 
 MEMBER = "member-{}"
@@ -96,8 +97,16 @@ def write_ensemble_dir(
     with staged_dir(out) as tmp:
         for name, checkpoint in zip(names, checkpoints, strict=True):
             (tmp / name).mkdir()
-            for file in dict.fromkeys([MODEL_FILE, CONFIG_FILE, *checkpoint.vocab.files()]):
-                shutil.copyfile(checkpoint.path / file, tmp / name / file)
+            vocab = [checkpoint.path / f for f in checkpoint.vocab.files()]
+            for path in dict.fromkeys(
+                [
+                    checkpoint.path / MODEL_FILE,
+                    checkpoint.path / CONFIG_FILE,
+                    *vocab,
+                    *table_beside(vocab),
+                ]
+            ):
+                shutil.copyfile(path, tmp / name / path.name)
             fsync_files(tmp / name)
         sections = {ENSEMBLE_KEY: names, "decode": checkpoints[0].decode}
         (tmp / CONFIG_FILE).write_text(yaml.safe_dump(sections, sort_keys=False), encoding="utf-8")

@@ -37,6 +37,7 @@ from .filenames import (
 )
 from .int8_storage import from_stored, to_int8_rows
 from .model import Transformer, build_model
+from .recase import table_beside
 from .sections import SAFE_LOADER, Checkpoint, read_config, read_sections, read_yaml
 
 ENSEMBLE_KEY = "ensemble"  # config.yaml of an ensemble directory: its members (ensemble_dir.py)
@@ -80,7 +81,7 @@ def write_model_dir(
             tensors, quantized = to_int8_rows(tensors)
             metadata |= quantized
         save_file(tensors, tmp / MODEL_FILE, metadata=metadata)
-        for vocab_file in dict.fromkeys(vocab_files):
+        for vocab_file in dict.fromkeys([*vocab_files, *table_beside(vocab_files)]):
             shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
         (tmp / CONFIG_FILE).write_text(
             yaml.safe_dump(sections, sort_keys=False, allow_unicode=True), encoding="utf-8"

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
+
+from .atomic import write_text_atomic
+from .filenames import TRUECASE_FILE
+from .lang import split_tag
 
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")  # a run of Latin letters
 # the words a Title Case line leaves in lower case, not counted either way
@@ -114,6 +118,27 @@ def lowercase_words(lines: Iterable[str], min_count: int = 2) -> list[str]:
             elif capitalised(word):
                 capital[word.lower()] += 1
     return sorted(w for w, n in lower.items() if n >= min_count and n > capital[w])
+
+
+def write_table(path: Path, files: Iterable[Path], min_count: int = 2) -> int:
+    """Write ``path`` (a truecase.txt) from the lines of ``files`` (a leading ``<2xx>`` tag
+    skipped; lines without Latin letters count for nothing); the number of words in it."""
+    words = lowercase_words(_lines(files), min_count)
+    write_text_atomic(path, "".join(f"{w}\n" for w in words))
+    return len(words)
+
+
+def _lines(files: Iterable[Path]) -> Iterator[str]:
+    for path in files:
+        with Path(path).open(encoding="utf-8") as f:
+            yield from (split_tag(line)[1] for line in f)
+
+
+def table_beside(vocab_files: Sequence[Path]) -> list[Path]:
+    """The truecase.txt beside a model's (or data directory's) first vocabulary file, if any:
+    what travels with the vocabulary into every model directory written from it."""
+    table = Path(vocab_files[0]).parent / TRUECASE_FILE if vocab_files else None
+    return [table] if table is not None and table.is_file() else []
 
 
 def read_lowercase(path: Path) -> frozenset[str]:

@@ -45,8 +45,11 @@ def test_the_directory_holds_each_member_s_model_only(ensemble_dir):
     assert config["ensemble"] == ["member-1", "member-2"]
     for member in ensemble_members(ensemble_dir) or []:
         names = sorted(p.name for p in member.iterdir())
-        assert names == ["config.yaml", "model.safetensors", "spm.model"]  # no training state
+        # no training state; the vocabulary's truecase table (fanyi prepare wrote it) travels too
+        assert names == ["config.yaml", "model.safetensors", "spm.model", "truecase.txt"]
     assert first_member(ensemble_dir) == ensemble_dir / "member-1"
+    words = (ensemble_dir / "member-1" / "truecase.txt").read_text(encoding="utf-8").split()
+    assert Translator.load(ensemble_dir).text.lowercase == set(words)  # its first member's
     assert (
         Translator.load(first_member(ensemble_dir)).engine.model is not None
     )  # a model of its own

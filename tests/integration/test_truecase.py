@@ -79,3 +79,17 @@ def test_a_ctranslate2_export_keeps_the_table(model, tmp_path):
     out = tmp_path / "ct2"
     assert main(["export", str(model), "--format", "ctranslate2", "--output", str(out)]) == 0
     assert (out / "truecase.txt").read_bytes() == (model / "truecase.txt").read_bytes()
+
+
+def test_prepare_writes_the_table_and_every_model_trained_on_it_carries_it(tmp_path_factory):
+    """The tiny model's data directory (``fanyi prepare``), its run's best checkpoint and an
+    average of it hold the same table."""
+    trained = tiny_model_dir(tmp_path_factory)
+    data = tmp_path_factory.getbasetemp() / "tiny-zh-en" / "data"
+    table = (data / "truecase.txt").read_text(encoding="utf-8")
+    assert {"the", "is"} <= set(table.split()) and "Tom" not in table
+    assert (trained / "truecase.txt").read_text(encoding="utf-8") == table
+    averaged = tmp_path_factory.mktemp("averaged") / "model"
+    run = tmp_path_factory.getbasetemp() / "tiny-zh-en" / "run"
+    assert main(["average", str(run), "--last", "1", "-o", str(averaged)]) == 0
+    assert (averaged / "truecase.txt").read_text(encoding="utf-8") == table

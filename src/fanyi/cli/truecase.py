@@ -1,16 +1,15 @@
 """``fanyi truecase FILE … -m MODEL``: the words a model's training text writes in lower case, as
-the model's ``truecase.txt``, so that it reads headlines in sentence case (``recase.py``)."""
+the model's ``truecase.txt``, so that it reads headlines in sentence case (``recase.py``). A model
+trained on a data directory that ``fanyi prepare`` wrote since has one already."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from ..atomic import write_text_atomic
 from ..decode.model_names import resolve_model_dir
 from ..filenames import CONFIG_FILE, TRUECASE_FILE
-from ..lang import split_tag
-from ..recase import lowercase_words
+from ..recase import write_table
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -35,13 +34,6 @@ def run(args: argparse.Namespace) -> int:
     model = resolve_model_dir(args.model)
     if not (model / CONFIG_FILE).is_file():
         raise FileNotFoundError(f"{model}: not a fanyi model directory (no {CONFIG_FILE})")
-    lines = (split_tag(line)[1] for f in args.files for line in _lines(Path(f)))
-    words = lowercase_words(lines, args.min_count)
-    write_text_atomic(model / TRUECASE_FILE, "".join(f"{w}\n" for w in words))
-    print(f"{model / TRUECASE_FILE}: {len(words)} words")
+    count = write_table(model / TRUECASE_FILE, [Path(f) for f in args.files], args.min_count)
+    print(f"{model / TRUECASE_FILE}: {count} words")
     return 0
-
-
-def _lines(path: Path):
-    with path.open(encoding="utf-8") as f:
-        yield from f

@@ -30,7 +30,9 @@ class SourceText:
         self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
-        self.lowercase = read_lowercase(checkpoint.path / TRUECASE_FILE)
+        self.lowercase = read_lowercase(checkpoint.path / TRUECASE_FILE) or read_lowercase(
+            checkpoint.model_dirs[0] / TRUECASE_FILE
+        )  # an ensemble's own table, else its first member's
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):

@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import sentencepiece as spm
 
+from ...filenames import TRUECASE_FILE
 from ...lang import lang_tag, split_tag
+from ...recase import write_table
 from ..config import DataConfig, resolve_path
 from ..manifest import JOINT_SPM, SIDES, SRC_SPM, TGT_SPM, VocabInfo, split_file
 from ..vocab import BOS, BOS_ID, EOS, EOS_ID, PAD, PAD_ID, UNK, UNK_ID, Vocab
@@ -126,13 +128,14 @@ def sample_lines(files: Sequence[Path], size: int, seed: int, out: Path) -> list
 
 
 def train_vocab(out: Path, config: DataConfig) -> VocabInfo:
-    """Train the SentencePiece model(s) on train only (or copy ``vocab_from``); their manifest
-    entry."""
+    """Train the SentencePiece model(s) on train only (or copy ``vocab_from``), and write the
+    truecaser's table of train's words beside them; their manifest entry."""
     tags = vocab_tags(config)
+    train = tuple(out / split_file("train", side) for side in SIDES)
+    write_table(out / TRUECASE_FILE, train)  # the vocabulary's companion (recase.py)
     if config.vocab_from is not None:
         model = _copy_vocab(out, config, tags)
         return _vocab_entry(config, tags, model, model)
-    train = tuple(out / split_file("train", side) for side in SIDES)
     specs = (
         {JOINT_SPM: (train, tags)}
         if config.joint_vocab
