@@ -25,30 +25,7 @@ from .lang import split_tag
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")  # a run of Latin letters
 # the words a Title Case line leaves in lower case, not counted either way
 SMALL = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "but",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "is",
-        "nor",
-        "of",
-        "on",
-        "or",
-        "per",
-        "the",
-        "to",
-        "via",
-        "vs",
-        "with",
-    ]
+    "a an and as at but by for from in into is nor of on or per the to via vs with".split()  # noqa: SIM905
 )
 TITLE_SHARE = 0.8  # of the other words (two letters or more), at least this many capitalised
 TITLE_WORDS = 3  # and at least this many of them
@@ -72,7 +49,7 @@ def is_all_caps(sentence: str) -> bool:
 
 
 def capitalised(word: str) -> bool:
-    """ "Oregon", not "NHS", "McDonald", "a" nor "I"."""
+    """Whether ``word`` is capitalised as "Oregon" is; "NHS", "McDonald", "a" and "I" are not."""
     return word[0].isupper() and word[1:].islower()
 
 

@@ -7,7 +7,16 @@ import re
 
 from ..data.vocab import BOS, EOS, PAD, UNK
 from ..filenames import TRUECASE_FILE
-from ..lang import Languages, Normalizer, add_tag, foreign_to, in_other_script, split_sentences
+from ..lang import (
+    LATIN_SCRIPT,
+    Languages,
+    Normalizer,
+    add_tag,
+    foreign_to,
+    in_other_script,
+    script_of,
+    split_sentences,
+)
 from ..recase import read_headlines, read_lowercase
 from ..sections import Checkpoint
 from .long_input import TooLong, fitting, too_long
@@ -70,12 +79,15 @@ class SourceText:
 
     def sentences(self, text: str, to: str, split: bool = True, recase: bool = False) -> list[str]:
         """``text`` normalised as the source side of the training data, cut into sentences;
-        ``recase``: those in Title Case in sentence case (where the model has a truecase.txt)."""
+        ``recase``: those in Title Case or in capitals in sentence case (a Latin-script source,
+        where the model has a truecase.txt)."""
         data = self.checkpoint.data
         source_lang = self.languages.source_of(to)
         text = Normalizer(source_lang, nfkc=data.nfkc, t2s=data.t2s)(text)
         sentences = split_sentences(text, source_lang) if split else [text] if text else []
-        return read_headlines(sentences, self.lowercase) if recase else sentences
+        if not recase or script_of(source_lang) != LATIN_SCRIPT:
+            return sentences
+        return read_headlines(sentences, self.lowercase)
 
     def prepare(
         self, text: str, to: str | None, options: SearchOptions, prefix: str | None = None
