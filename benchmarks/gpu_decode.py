@@ -1,7 +1,7 @@
 """Decoding speed on a device: fanyi's search against Hugging Face ``MarianMTModel.generate`` on
 the same random weights (mapped across by ``decode_peers.py`` and checked to give fanyi's
-log-probabilities), greedy and beam 4 (``--beams``), at batch 1 and batch 64, both in bf16 where the device
-computes it natively (fp32 elsewhere). ``--systems`` adds ``fanyi-compiled``: fanyi with its
+log-probabilities), greedy and beam 4 (``--beams``), at batch 1 and batch 64, both in bf16 where
+the device computes it natively (fp32 elsewhere). ``--systems`` adds ``fanyi-compiled``: fanyi with its
 decoder steps compiled (``compile: true``; TorchInductor, Triton kernels on a GPU), its compile in
 the warm-up run, not in the timed ones.
 

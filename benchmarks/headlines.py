@@ -1,8 +1,8 @@
 """Headlines in Title Case (and lines in capitals), translated with and without reading them in
 sentence case.
 
-Takes the English sources in Title Case or in capitals (``recase.recasable``) of the WMT en→zh sets that
-``fanyi data wmt-news`` wrote: newstest2017 (its dev split, ``dev.tsv``: choose on this one),
+Takes the English sources in Title Case or in capitals (``recase.recasable``) of the WMT en→zh
+sets that ``fanyi data wmt-news`` wrote: newstest2017 (its dev split, ``dev.tsv``: choose on this one),
 newstest2019 and newstest2020 (test), and scores each set's lines translated into Chinese with
 ``recase_headlines`` off and on: BLEU, chrF, length ratio (sacreBLEU, tok:zh) and the English
 words left in the output. Ends with one JSON line.

@@ -78,7 +78,12 @@ def recasable(sentence: str) -> bool:
 def read_headlines(sentences: list[str], lowercase: Container[str]) -> list[str]:
     """Each sentence, those in Title Case or in capitals in sentence case (the others as they
     are)."""
-    return [sentence_case(s, lowercase, is_all_caps(s)) if recasable(s) else s for s in sentences]
+    read = []
+    for sentence in sentences:
+        capitals = is_all_caps(sentence)
+        recase = capitals or is_title_case(sentence)
+        read.append(sentence_case(sentence, lowercase, capitals) if recase else sentence)
+    return read
 
 
 def lowercase_words(lines: Iterable[str], min_count: int = 2) -> list[str]:
@@ -107,7 +112,7 @@ def write_table(path: Path, files: Iterable[Path], min_count: int = 2) -> int:
 
 def _lines(files: Iterable[Path]) -> Iterator[str]:
     for path in files:
-        with Path(path).open(encoding="utf-8") as f:
+        with Path(path).open(encoding="utf-8", errors="replace") as f:  # a bad byte: one word
             yield from (split_tag(line)[1] for line in f)
 
 

@@ -9,6 +9,7 @@ from fanyi.recase import (
     lowercase_words,
     read_headlines,
     read_lowercase,
+    write_table,
 )
 
 LOWER = {"next", "big", "labor", "strike", "hits", "more", "senior", "tax", "officials"}
@@ -106,3 +107,10 @@ def test_no_table_no_words(tmp_path):
     assert read_lowercase(tmp_path / "truecase.txt") == frozenset()
     (tmp_path / "truecase.txt").write_text("mall\nstrike\n", encoding="utf-8")
     assert read_lowercase(tmp_path / "truecase.txt") == {"mall", "strike"}
+
+
+def test_a_line_that_is_not_utf8_costs_only_itself(tmp_path):
+    text = tmp_path / "train.txt"
+    text.write_bytes(b"A bad \xff byte here.\n" + b"<2zh> One strike, then a strike.\n")
+    assert write_table(tmp_path / "truecase.txt", [text], min_count=2) == 1
+    assert read_lowercase(tmp_path / "truecase.txt") == {"strike"}

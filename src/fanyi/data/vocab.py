@@ -100,11 +100,6 @@ class Vocab:
             text, out_type=out_type, enable_sampling=True, alpha=alpha, nbest_size=-1
         )
 
-    def log_prob(self, text: str) -> float:
-        """The unigram model's log-probability of ``text`` in its most probable segmentation:
-        the sum of its pieces' scores (Kudo 2018, §2; for a BPE model, a rank, not a log P)."""
-        return sum(self.sp.get_score(i) for i in self.sp.encode(text))
-
     def encode_batch(self, texts: Iterable[str]) -> list[list[int]]:
         return [self.encode(text) for text in texts]
 

@@ -39,9 +39,10 @@ class SourceText:
         self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
-        self.lowercase = read_lowercase(checkpoint.path / TRUECASE_FILE) or read_lowercase(
-            checkpoint.model_dirs[0] / TRUECASE_FILE
-        )  # an ensemble's own table, else its first member's
+        own = checkpoint.path / TRUECASE_FILE  # else an ensemble's first member's
+        self.lowercase = read_lowercase(
+            own if own.is_file() else checkpoint.model_dirs[0] / own.name
+        )
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):

@@ -21,12 +21,13 @@ from torch import nn
 
 from ..atomic import fsync_files, replace_dir, staged_dir
 from ..data.vocab import Vocab
-from ..filenames import CONFIG_FILE, TRUECASE_FILE
+from ..filenames import CONFIG_FILE
 from ..model import MultiHeadAttention, Transformer
 from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoid_table
 from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
 from ..model_dir import load_model
+from ..recase import table_beside
 from ..sections import Checkpoint
 from .export_hf import fresh_directory
 from .model_card import write_model_card
@@ -166,6 +167,6 @@ def tokens(vocab: Vocab, size: int) -> list[str]:
 def copy_fanyi_files(checkpoint: Checkpoint, out: Path) -> None:
     """fanyi's config.yaml and vocabulary files (and truecase.txt), for the engine's text
     handling."""
-    truecase = [TRUECASE_FILE] if (checkpoint.path / TRUECASE_FILE).is_file() else []
-    for name in [CONFIG_FILE, *checkpoint.vocab.files(), *truecase]:
-        shutil.copyfile(checkpoint.path / name, out / name)
+    vocab = [checkpoint.path / name for name in checkpoint.vocab.files()]
+    for path in [checkpoint.path / CONFIG_FILE, *vocab, *table_beside(vocab)]:
+        shutil.copyfile(path, out / path.name)
