@@ -18,6 +18,14 @@ def last_json(done) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def ratio_agrees(row: dict, key: str, system: str) -> bool:
+    """``row[key]`` is ``system``'s tokens/s over generate's, each speed reported to 0.1 tokens/s and
+    the ratio to 3 significant figures: the ratio lies within what those roundings allow."""
+    ours, theirs = row[f"{system}_tok_s"], row["hf_generate_tok_s"]
+    low, high = (ours - 0.05) / (theirs + 0.05), (ours + 0.05) / max(theirs - 0.05, 1e-9)
+    return 0.995 * low <= row[key] <= 1.005 * high
+
+
 def test_training_throughput_of_fanyi_and_its_peers(device):
     args = ["--device", device, "--sizes", "bundled", "--tokens", "256", "--steps", "1"]
     result = last_json(run_benchmark("gpu.py", *args, "--systems", "fanyi,torch,marian"))
@@ -46,8 +54,7 @@ def test_decoding_against_generate_on_the_same_weights(device):
     for row in rows:
         assert row["max_logprob_diff_fp32"] < 1e-4  # the peer is fanyi's model
         assert row["fanyi_tok_s"] > 0 and row["hf_generate_tok_s"] > 0
-        ratio = row["fanyi_tok_s"] / row["hf_generate_tok_s"]
-        assert row["ratio"] == pytest.approx(ratio, rel=0.03)  # reported to 2 decimals
+        assert ratio_agrees(row, "ratio", "fanyi"), row
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler")
@@ -69,5 +76,4 @@ def test_compiled_decoding_is_timed_beside_the_eager_one(device):
     assert [(r["batch"], r["beam"]) for r in result["results"]] == [(2, 4)]
     for row in result["results"]:
         assert "fanyi_tok_s" not in row and row["fanyi-compiled_tok_s"] > 0, row
-        ratio = row["fanyi-compiled_tok_s"] / row["hf_generate_tok_s"]
-        assert row["compiled_ratio"] == pytest.approx(ratio, rel=0.03)
+        assert ratio_agrees(row, "compiled_ratio", "fanyi-compiled"), row
