@@ -101,7 +101,9 @@ def measure_size(
         row |= {f"{k}_tok_s": round(v, 1) for k, v in speed.items() if k != "hf"}
         if "hf" in speed:
             row["hf_generate_tok_s"] = round(speed["hf"], 1)
-            row |= {RATIOS[k]: float(f"{v / speed['hf']:.3g}") for k, v in speed.items() if k != "hf"}
+            row |= {
+                RATIOS[k]: float(f"{v / speed['hf']:.3g}") for k, v in speed.items() if k != "hf"
+            }
         row["max_logprob_diff_fp32"] = round(diff, 6)
         print(json.dumps(row), flush=True)
         rows.append(row)

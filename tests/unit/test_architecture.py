@@ -27,7 +27,7 @@ LAYERS = [
         "fanyi.device",
     ],
     ["fanyi.model"],
-    ["fanyi.lang", "fanyi.scores", "fanyi.recase"],
+    ["fanyi.lang", "fanyi.scores", "fanyi.recase", "fanyi.digit_groups"],
     ["fanyi.data"],
     ["fanyi.data.build"],
     [

@@ -71,6 +71,8 @@ class SearchOptions:
     split_sentences: bool = True  # translate each sentence of a text on its own, then join them
     # a sentence in Title Case read in sentence case, by the model's truecase.txt (recase.py)
     recase_headlines: bool = True
+    # "1,400,000" read as 1400000, written back where a translation copies it (digit_groups.py)
+    keep_numbers: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 

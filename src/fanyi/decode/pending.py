@@ -25,6 +25,7 @@ class Pending:
     found: list[list[Hypothesis] | None]
     error: str | None = None
     prefix: list[int] = field(default_factory=list)  # target ids its translation starts with
+    numbers: list[str] = field(default_factory=list)  # "1,400,000"s written back (digit_groups.py)
 
     @property
     def ready(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..data.vocab import BOS, EOS, PAD, UNK
+from ..digit_groups import grouped_numbers, ungroup
 from ..filenames import TRUECASE_FILE
 from ..lang import (
     LATIN_SCRIPT,
@@ -78,13 +79,22 @@ class SourceText:
             text = add_tag(text, to)
         return [*self.src_vocab.encode(text), self.model.eos_id]
 
-    def sentences(self, text: str, to: str, split: bool = True, recase: bool = False) -> list[str]:
+    def normalized(self, text: str, to: str) -> str:
+        """``text`` normalised as the source side of the training data, for a translation into
+        ``to``."""
+        data = self.checkpoint.data
+        return Normalizer(self.languages.source_of(to), nfkc=data.nfkc, t2s=data.t2s)(text)
+
+    def sentences(
+        self, text: str, to: str, split: bool = True, recase: bool = False, plain: bool = False
+    ) -> list[str]:
         """``text`` normalised as the source side of the training data, cut into sentences;
         ``recase``: those in Title Case or in capitals in sentence case (a Latin-script source,
-        where the model has a truecase.txt)."""
-        data = self.checkpoint.data
+        where the model has a truecase.txt); ``plain``: numbers in groups of three digits as
+        plain digits (``digit_groups.py``)."""
         source_lang = self.languages.source_of(to)
-        text = Normalizer(source_lang, nfkc=data.nfkc, t2s=data.t2s)(text)
+        text = self.normalized(text, to)
+        text = ungroup(text) if plain else text
         sentences = split_sentences(text, source_lang) if split else [text] if text else []
         if not recase or script_of(source_lang) != LATIN_SCRIPT:
             return sentences
@@ -105,7 +115,9 @@ class SourceText:
             forced = self.target_prefix(prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        return Pending(text, lang, pieces, [None] * len(pieces), error, forced)
+        kept = options.keep_numbers and not error
+        numbers = grouped_numbers(self.normalized(text, lang)) if kept else []
+        return Pending(text, lang, pieces, [None] * len(pieces), error, forced, numbers)
 
     def target_prefix(self, prefix: str | None, to: str) -> list[int]:
         """The target ids a translation into ``to`` must start with: ``prefix`` normalised as
@@ -129,7 +141,8 @@ class SourceText:
         sentence that does not, with ``long_input: error``); none when it is not Unicode."""
         if unicode_problem(text):
             return []
-        sentences = self.sentences(text, to, options.split_sentences, options.recase_headlines)
+        split, recase = options.split_sentences, options.recase_headlines
+        sentences = self.sentences(text, to, split, recase, options.keep_numbers)
         return [piece for s in sentences for piece in self.fitting(s, to, options)]
 
     def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:

@@ -68,6 +68,9 @@ class TranslateRequest(BaseModel):
         None,
         description="a sentence in Title Case read in sentence case (the model's truecase.txt)",
     )
+    keep_numbers: StrictBool | None = Field(
+        None, description="1,400,000 read as plain digits and written back as the source wrote it"
+    )
 
 
 class Candidate(BaseModel):

@@ -1,0 +1,50 @@
+"""Numbers in groups of three digits read as plain digits and written back (``digit_groups.py``)."""
+
+import pytest
+
+from fanyi.digit_groups import grouped_numbers, regroup, ungroup
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("The city has 1,400,000 residents.", ["1,400,000"]),
+        ("It costs $1,299.99, not 999.", ["1,299.99"]),
+        ("从3,500人增加到12,345,678人。", ["3,500", "12,345,678"]),
+        ("Lists stay: 1,2,3 and 10,20.", []),
+        ("So do malformed groups: 1,000,00 and 12,3456.", []),
+        ("And decimals before a comma: 3.1,000.", []),
+        ("No groups in 2019 or 1400000.", []),
+    ],
+)
+def test_grouped_numbers_are_found_and_nothing_else(text, numbers):
+    assert grouped_numbers(text) == numbers
+
+
+def test_ungroup_drops_only_the_separators():
+    assert (
+        ungroup("From 3,500 to 12,345,678.5, then 1,2,3.") == "From 3500 to 12345678.5, then 1,2,3."
+    )
+
+
+def test_regroup_writes_each_number_back_as_the_source_wrote_it():
+    numbers = grouped_numbers("1,400,000 people paid $1,299.99 and 1,400,000 more came.")
+    assert regroup("1400000人付了1299.99美元，又来了1400000人。", numbers) == (
+        "1,400,000人付了1,299.99美元，又来了1,400,000人。"
+    )
+
+
+def test_regroup_leaves_a_number_the_translation_writes_another_way():
+    numbers = grouped_numbers("The city has 1,400,000 residents.")
+    assert regroup("这座城市有140万居民。", numbers) == "这座城市有140万居民。"
+
+
+def test_regroup_matches_whole_numbers_only():
+    numbers = ["1,000"]
+    assert regroup("21000 and 10001 and 1000.5", numbers) == "21000 and 10001 and 1,000.5"
+    assert regroup("11,000 and 1000", ["1,000", "11,000"]) == "11,000 and 1,000"
+
+
+def test_ungroup_then_regroup_gives_the_text_back():
+    text = "Sales rose from 25,000 to 1,250,000.75 units (2,019 shops)."
+    assert regroup(ungroup(text), grouped_numbers(text)) == text
