@@ -220,6 +220,7 @@ def test_health_and_openapi(translator):
         {"allowed_softmax": True},
         {"recase_headlines": False},
         {"keep_numbers": False},
+        {"keep_code": False},
     ],
 )
 def test_search_options_per_request_are_those_of_the_python_api(translator, options):

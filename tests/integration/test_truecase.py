@@ -50,9 +50,10 @@ def test_a_headline_reads_as_its_sentence(model):
 
 
 def test_only_a_latin_script_source_is_recased(model):
-    text = Translator.load(model).text
-    assert text.sentences("Big Strike Hits 俄勒冈", "zh", recase=True) == ["Big strike hits 俄勒冈"]
-    assert text.sentences("我喜欢 Big Strike Hits", "en", recase=True) == ["我喜欢 Big Strike Hits"]
+    translator = Translator.load(model)
+    text, options = translator.text, translator.options
+    assert text.sentences("Big Strike Hits 俄勒冈", "zh", options) == ["Big strike hits 俄勒冈"]
+    assert text.sentences("我喜欢 Big Strike Hits", "en", options) == ["我喜欢 Big Strike Hits"]
 
 
 def test_no_model_no_table(tmp_path, capsys):

@@ -73,6 +73,8 @@ class SearchOptions:
     recase_headlines: bool = True
     # "1,400,000" read as 1400000, written back where a translation copies it (digit_groups.py)
     keep_numbers: bool = True
+    # `code` read without its backticks, given them back where a translation copies it (code_spans.py)
+    keep_code: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 

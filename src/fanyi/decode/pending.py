@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..code_spans import requote
+from ..digit_groups import regroup
 from .hypothesis import Cancelled, Hypothesis
 
 T = TypeVar("T")
@@ -26,10 +28,16 @@ class Pending:
     error: str | None = None
     prefix: list[int] = field(default_factory=list)  # target ids its translation starts with
     numbers: list[str] = field(default_factory=list)  # "1,400,000"s written back (digit_groups.py)
+    code: list[str] = field(default_factory=list)  # `code` spans given back (code_spans.py)
 
     @property
     def ready(self) -> bool:
         return self.error is not None or all(f is not None for f in self.found)
+
+    def written_back(self, translation: str) -> str:
+        """``translation`` with the source's grouped numbers and inline code written as the
+        source wrote them, where it holds them as the model read them."""
+        return requote(regroup(translation, self.numbers), self.code)
 
 
 Piece = tuple[Pending, int]  # a text and the index of one of its pieces

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..code_spans import code_spans, unquote
 from ..data.vocab import BOS, EOS, PAD, UNK
 from ..digit_groups import grouped_numbers, ungroup
 from ..filenames import TRUECASE_FILE
@@ -85,18 +86,22 @@ class SourceText:
         data = self.checkpoint.data
         return Normalizer(self.languages.source_of(to), nfkc=data.nfkc, t2s=data.t2s)(text)
 
-    def sentences(
-        self, text: str, to: str, split: bool = True, recase: bool = False, plain: bool = False
-    ) -> list[str]:
-        """``text`` normalised as the source side of the training data, cut into sentences;
-        ``recase``: those in Title Case or in capitals in sentence case (a Latin-script source,
-        where the model has a truecase.txt); ``plain``: numbers in groups of three digits as
-        plain digits (``digit_groups.py``)."""
+    def sentences(self, text: str, to: str, options: SearchOptions | None = None) -> list[str]:
+        """``text`` normalised as the source side of the training data, cut into sentences
+        (``split_sentences``); with ``keep_code``, inline code without its backticks
+        (``code_spans.py``); with ``keep_numbers``, numbers in groups of three digits as plain
+        digits (``digit_groups.py``); with ``recase_headlines``, sentences in Title Case or in
+        capitals in sentence case (a Latin-script source, where the model has a truecase.txt).
+        No options: the text whole, as normalised."""
         source_lang = self.languages.source_of(to)
         text = self.normalized(text, to)
-        text = ungroup(text) if plain else text
+        if options is None:
+            return [text] if text else []
+        text = unquote(text) if options.keep_code else text
+        text = ungroup(text) if options.keep_numbers else text
+        split = options.split_sentences
         sentences = split_sentences(text, source_lang) if split else [text] if text else []
-        if not recase or script_of(source_lang) != LATIN_SCRIPT:
+        if not options.recase_headlines or script_of(source_lang) != LATIN_SCRIPT:
             return sentences
         return read_headlines(sentences, self.lowercase)
 
@@ -115,9 +120,11 @@ class SourceText:
             forced = self.target_prefix(prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        kept = options.keep_numbers and not error
-        numbers = grouped_numbers(self.normalized(text, lang)) if kept else []
-        return Pending(text, lang, pieces, [None] * len(pieces), error, forced, numbers)
+        source = "" if error else self.normalized(text, lang)
+        code = code_spans(source) if options.keep_code else []
+        source = unquote(source) if options.keep_code else source
+        numbers = grouped_numbers(source) if options.keep_numbers else []
+        return Pending(text, lang, pieces, [None] * len(pieces), error, forced, numbers, code)
 
     def target_prefix(self, prefix: str | None, to: str) -> list[int]:
         """The target ids a translation into ``to`` must start with: ``prefix`` normalised as
@@ -141,8 +148,7 @@ class SourceText:
         sentence that does not, with ``long_input: error``); none when it is not Unicode."""
         if unicode_problem(text):
             return []
-        split, recase = options.split_sentences, options.recase_headlines
-        sentences = self.sentences(text, to, split, recase, options.keep_numbers)
+        sentences = self.sentences(text, to, options)
         return [piece for s in sentences for piece in self.fitting(s, to, options)]
 
     def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:

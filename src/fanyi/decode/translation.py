@@ -6,6 +6,7 @@ returned as one :class:`Translation`, its sentences' best candidates joined into
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,6 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import EOS
-from ..digit_groups import regroup
 from ..lang import join_sentences
 
 if TYPE_CHECKING:
@@ -88,11 +88,11 @@ def assemble(text: Pending, source: Vocab, target: Vocab) -> Translation:
         empty = [Candidate("", 0.0, 0.0, [])]
         return Translation(text.source, text.to, tokens, empty, text.error)
     if len(parts) == 1:
-        candidates = [candidate(h, target, text.numbers) for h in parts[0]]
+        candidates = [candidate(h, target, text.written_back) for h in parts[0]]
         return Translation(text.source, text.to, tokens, candidates)
     best = [candidate(hyps[0], target) for hyps in parts]  # one per sentence, in order
     joined = Candidate(
-        regroup(join_sentences([c.text for c in best], text.to), text.numbers),
+        text.written_back(join_sentences([c.text for c in best], text.to)),
         sum(c.score for c in best) / len(best),
         sum(c.log_prob for c in best),
         [t for c in best for t in c.tokens[:-1]] + [EOS],
@@ -101,10 +101,10 @@ def assemble(text: Pending, source: Vocab, target: Vocab) -> Translation:
     return Translation(text.source, text.to, tokens, [joined])
 
 
-def candidate(hyp: Hypothesis, vocab: Vocab, numbers: list[str] | None = None) -> Candidate:
-    """``hyp`` detokenised by the target ``vocab``, the source's grouped ``numbers`` written back
-    (``digit_groups.regroup``), its attention as fp32 on the host."""
+def candidate(hyp: Hypothesis, vocab: Vocab, written_back: Callable[[str], str] = str) -> Candidate:
+    """``hyp`` detokenised by the target ``vocab`` and ``written_back`` (``Pending``: the
+    source's numbers and code as it wrote them), its attention as fp32 on the host."""
     attention = None if hyp.attention is None else hyp.attention.float().cpu()
     tokens = [*(vocab.id_to_piece(i) for i in hyp.tokens), EOS]
-    text = regroup(vocab.decode(hyp.tokens), numbers or [])
+    text = written_back(vocab.decode(hyp.tokens))
     return Candidate(text, hyp.score, hyp.log_prob, tokens, attention)

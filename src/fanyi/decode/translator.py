@@ -127,7 +127,7 @@ class Translator:
         if translation.error is not None or not translation.source_tokens:
             raise ValueError(translation.error or "nothing to translate: the text is empty")
         lang, pieces = translation.to, translation.candidates[0].tokens
-        source = self.text.ids(self.text.sentences(text, lang, split=False)[0], lang)
+        source = self.text.ids(self.text.sentences(text, lang, options)[0], lang)  # as read
         target = [self.text.model.bos_id, *map(self.text.tgt_vocab.piece_to_id, pieces[:-1])]
         layers = self.engine.cross_attention(source, target)
         return AttentionMaps(translation.source_tokens, pieces, layers)

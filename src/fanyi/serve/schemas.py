@@ -71,6 +71,9 @@ class TranslateRequest(BaseModel):
     keep_numbers: StrictBool | None = Field(
         None, description="1,400,000 read as plain digits and written back as the source wrote it"
     )
+    keep_code: StrictBool | None = Field(
+        None, description="`code` read without its backticks, given them back where it is copied"
+    )
 
 
 class Candidate(BaseModel):

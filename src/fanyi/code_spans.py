@@ -1,0 +1,44 @@
+"""Inline code in backticks (`os.path.join()`, ``--verbose``): read without the backticks,
+given them back where the translation holds the code as written.
+
+The training text of the documentation sources had its markup stripped (``data/build``), so the
+model has seldom seen a backtick and writes one as an opening quote that never closes ("Use
+`os.path.join()` …" → 使用 "os.path.join() …, and `--verbose` → “-verbose”), where the bare
+code it copies. So a translator hands the model the code without its backticks (``unquote``) and
+puts them back around the first place the translation holds that code unchanged (``requote``);
+code the translation does not hold as written stays as the model wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# one or more backticks, the code (on one line, not blank), as many backticks again
+SPAN = re.compile(r"(?<!`)(`+)(?!`)([^`\n]*?[^`\s][^`\n]*?)\1(?!`)")
+WORD = re.compile(r"[A-Za-z0-9_]")
+
+
+def code_spans(text: str) -> list[str]:
+    """The spans of inline code in ``text``, backticks included, in order."""
+    return [match.group() for match in SPAN.finditer(text)]
+
+
+def unquote(text: str) -> str:
+    """``text`` with each span of inline code written without its backticks."""
+    return SPAN.sub(lambda match: match.group(2), text)
+
+
+def requote(translation: str, spans: list[str]) -> str:
+    """``translation`` with the backticks of each of the source's ``spans`` put back around the
+    first place it holds that span's code as written and not already quoted (each span once, in
+    order; code that begins or ends with a letter, digit or underscore only as a whole word).
+    A span the translation already holds with its backticks counts as put back."""
+    for n, span in enumerate(spans):
+        if translation.count(span) > spans[:n].count(span):
+            continue
+        code = span.strip("`")
+        before = r"(?<![A-Za-z0-9_`])" if WORD.match(code[0]) else r"(?<!`)"
+        after = r"(?![A-Za-z0-9_`])" if WORD.match(code[-1]) else r"(?!`)"
+        pattern = before + re.escape(code) + after
+        translation = re.sub(pattern, lambda _, s=span: s, translation, count=1)
+    return translation
