@@ -40,5 +40,6 @@ def requote(translation: str, spans: list[str]) -> str:
         before = r"(?<![A-Za-z0-9_`])" if WORD.match(code[0]) else r"(?<!`)"
         after = r"(?![A-Za-z0-9_`])" if WORD.match(code[-1]) else r"(?!`)"
         pattern = before + re.escape(code) + after
-        translation = re.sub(pattern, lambda _, s=span: s, translation, count=1)
+        as_written = span.replace("\\", "\\\\")  # a replacement reads backslashes as escapes
+        translation = re.sub(pattern, as_written, translation, count=1)
     return translation

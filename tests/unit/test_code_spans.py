@@ -45,6 +45,12 @@ def test_a_span_already_in_backticks_is_not_quoted_again():
     assert requote("已经 `os` 了，os", ["`os`"]) == "已经 `os` 了，os"
 
 
-def test_unquote_then_requote_gives_the_text_back():
-    text = "Call `list.sort()` to sort `items` in place, then ``print(items)``."
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call `list.sort()` to sort `items` in place, then ``print(items)``.",
+        r"Backslashes stay: `C:\new\table` and `\d+`.",
+    ],
+)
+def test_unquote_then_requote_gives_the_text_back(text):
     assert requote(unquote(text), code_spans(text)) == text
