@@ -27,7 +27,7 @@ LAYERS = [
         "fanyi.device",
     ],
     ["fanyi.model"],
-    ["fanyi.lang", "fanyi.scores", "fanyi.recase", "fanyi.digit_groups", "fanyi.code_spans"],
+    ["fanyi.lang", "fanyi.scores", "fanyi.recase", "fanyi.numerals", "fanyi.code_spans"],
     ["fanyi.data"],
     ["fanyi.data.build"],
     [

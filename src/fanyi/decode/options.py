@@ -71,7 +71,8 @@ class SearchOptions:
     split_sentences: bool = True  # translate each sentence of a text on its own, then join them
     # a sentence in Title Case read in sentence case, by the model's truecase.txt (recase.py)
     recase_headlines: bool = True
-    # "1,400,000" read as 1400000, written back where a translation copies it (digit_groups.py)
+    # "1,400,000" read as 1400000 (and 2024年 as 2024 年), written back as the source wrote it
+    # where a translation copies it (numerals.py)
     keep_numbers: bool = True
     # `code` read without its backticks, given them back where a translation copies it (code_spans.py)
     keep_code: bool = True

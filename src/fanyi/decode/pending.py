@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..code_spans import requote
-from ..digit_groups import regroup
+from ..numerals import regroup
 from .hypothesis import Cancelled, Hypothesis
 
 T = TypeVar("T")
@@ -27,7 +27,7 @@ class Pending:
     found: list[list[Hypothesis] | None]
     error: str | None = None
     prefix: list[int] = field(default_factory=list)  # target ids its translation starts with
-    numbers: list[str] = field(default_factory=list)  # "1,400,000"s written back (digit_groups.py)
+    numbers: list[str] = field(default_factory=list)  # "1,400,000"s written back (numerals.py)
     code: list[str] = field(default_factory=list)  # `code` spans given back (code_spans.py)
 
     @property

@@ -7,7 +7,6 @@ import re
 
 from ..code_spans import code_spans, unquote
 from ..data.vocab import BOS, EOS, PAD, UNK
-from ..digit_groups import grouped_numbers, ungroup
 from ..filenames import TRUECASE_FILE
 from ..lang import (
     LATIN_SCRIPT,
@@ -19,6 +18,7 @@ from ..lang import (
     script_of,
     split_sentences,
 )
+from ..numerals import grouped_numbers, set_apart, ungroup
 from ..recase import read_headlines, read_lowercase
 from ..sections import Checkpoint
 from .long_input import TooLong, fitting, too_long
@@ -89,8 +89,8 @@ class SourceText:
     def sentences(self, text: str, to: str, options: SearchOptions | None = None) -> list[str]:
         """``text`` normalised as the source side of the training data, cut into sentences
         (``split_sentences``); with ``keep_code``, inline code without its backticks
-        (``code_spans.py``); with ``keep_numbers``, numbers in groups of three digits as plain
-        digits (``digit_groups.py``); with ``recase_headlines``, sentences in Title Case or in
+        (``code_spans.py``); with ``keep_numbers``, numbers as plain digits set apart from Han
+        characters (``numerals.py``); with ``recase_headlines``, sentences in Title Case or in
         capitals in sentence case (a Latin-script source, where the model has a truecase.txt).
         No options: the text whole, as normalised."""
         source_lang = self.languages.source_of(to)
@@ -98,7 +98,7 @@ class SourceText:
         if options is None:
             return [text] if text else []
         text = unquote(text) if options.keep_code else text
-        text = ungroup(text) if options.keep_numbers else text
+        text = set_apart(ungroup(text)) if options.keep_numbers else text
         split = options.split_sentences
         sentences = split_sentences(text, source_lang) if split else [text] if text else []
         if not options.recase_headlines or script_of(source_lang) != LATIN_SCRIPT:

@@ -1,8 +1,8 @@
-"""Numbers in groups of three digits read as plain digits and written back (``digit_groups.py``)."""
+"""Numbers read as plain digits set apart from Han characters, and written back (``numerals.py``)."""
 
 import pytest
 
-from fanyi.digit_groups import grouped_numbers, regroup, ungroup
+from fanyi.numerals import grouped_numbers, regroup, set_apart, ungroup
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,16 @@ def test_regroup_matches_whole_numbers_only():
 def test_ungroup_then_regroup_gives_the_text_back():
     text = "Sales rose from 25,000 to 1,250,000.75 units (2,019 shops)."
     assert regroup(ungroup(text), grouped_numbers(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "apart"),
+    [
+        ("会议将于2024年3月1日举行。", "会议将于 2024 年 3 月 1 日举行。"),
+        ("共3000人，3.5%的增长。", "共 3000 人，3.5%的增长。"),  # nor are "，" and "%" digits
+        ("已经 2024 年了", "已经 2024 年了"),
+        ("Room 101 and 5G", "Room 101 and 5G"),
+    ],
+)
+def test_set_apart_puts_a_space_between_digits_and_han_characters(text, apart):
+    assert set_apart(text) == apart

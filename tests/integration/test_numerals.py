@@ -1,6 +1,6 @@
 """A number in groups of three digits reaches the model as plain digits and comes back as the
-source wrote it, unless ``keep_numbers`` is off (``digit_groups.py``); the benchmark scores the
-WMT lines that hold one both ways."""
+source wrote it, and digits against Han characters reach it set apart, unless ``keep_numbers``
+is off (``numerals.py``); the benchmark scores the WMT lines that hold one both ways."""
 
 import dataclasses
 import json
@@ -27,6 +27,15 @@ def test_the_model_reads_plain_digits(translator):
     assert pieces(GROUPED, "zh", off) != pieces(PLAIN, "zh", off)
 
 
+def test_the_model_reads_digits_set_apart_from_han_characters(translator):
+    options = translator.options
+    off = dataclasses.replace(options, keep_numbers=False)
+    pieces = translator.text.pieces
+    against, apart = "会议于2024年3月1日举行。", "会议于 2024 年 3 月 1 日举行。"
+    assert pieces(against, "en", options) == pieces(apart, "en", options)
+    assert pieces(against, "en", off) != pieces(apart, "en", off)
+
+
 @pytest.mark.parametrize("text", [GROUPED, f"{GROUPED} It grows."])  # one sentence, and two
 def test_the_translation_writes_the_number_as_the_source_did(translator, text):
     """The translation is made to start with the plain digits (a target prefix), as a model
@@ -43,7 +52,7 @@ def test_every_candidate_of_an_n_best_list_is_written_back(translator):
     assert all(c.text.startswith("1,400,000") for c in found.candidates), found.candidates
 
 
-@pytest.mark.slow  # runs benchmarks/digit_groups.py
+@pytest.mark.slow  # runs benchmarks/numerals.py
 def test_the_benchmark_scores_the_lines_with_numbers_both_ways(tmp_path_factory, tmp_path):
     news = tmp_path / "wmt-news"
     news.mkdir()
@@ -52,7 +61,7 @@ def test_the_benchmark_scores_the_lines_with_numbers_both_ways(tmp_path_factory,
     (news / "newstest2020.en-zh.tsv").write_text(text, encoding="utf-8")
     model = tiny_model_dir(tmp_path_factory)
     args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
-    done = run_benchmark("digit_groups.py", *args)
+    done = run_benchmark("numerals.py", *args)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])["results"]
     assert results["newstest2019 en→zh"] == "missing"

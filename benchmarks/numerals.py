@@ -1,0 +1,110 @@
+"""Numbers, translated with and without reading them as the model copies them (``keep_numbers``).
+
+Takes the lines of the WMT sets that ``fanyi data wmt-news`` wrote whose source holds such a
+number: newstest2017 (its dev split, ``dev.tsv``, both directions: choose on this one),
+newstest2019 and newstest2020 (test), each direction. ``--select grouped`` (the default) takes
+the lines with a number in groups of three digits ("1,400,000", read as 1400000) and counts
+those numbers; ``--select beside-han`` the Chinese lines with a digit against a Han character
+("2024年3月1日", read as "2024 年 3 月 1 日") and counts every number but a month's (which
+English writes as a name). Scores each set's lines (the first ``--lines``, all by default) with
+``keep_numbers`` off and on: BLEU, chrF, length ratio (sacreBLEU; tok:zh into Chinese), and the
+numbers the translation keeps (as written, or without the commas). Ends with one JSON line.
+
+    python benchmarks/numerals.py [-m MODEL] [--sources data/sources] [--threads 2]
+                                  [--dtype fp32] [--select grouped|beside-han] [--lines N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from common import emit, machine, read_lines
+from decode_search import scored
+from fanyi.decode.translator import Translator
+from fanyi.numerals import BESIDE_HAN, grouped_numbers, ungroup
+from fanyi.runtime import set_threads
+
+SETS = {  # (file, direction); dev.tsv holds newstest2017 English<TAB>Chinese, read both ways
+    "newstest2017 (dev) en→zh": ("dev.tsv", "zh"),
+    "newstest2017 (dev) zh→en": ("dev.tsv", "en"),
+    **{f"newstest{y} en→zh": (f"newstest{y}.en-zh.tsv", "zh") for y in (2019, 2020)},
+    **{f"newstest{y} zh→en": (f"newstest{y}.zh-en.tsv", "en") for y in (2019, 2020)},
+}
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+MONTH = re.compile(r"\d+(?=\s*月)")
+
+
+def numbers_of(source: str, select: str) -> list[str]:
+    """The numbers of ``source`` that ``select`` counts: its grouped ones, or every number of
+    its plain digits but a month's."""
+    if select == "grouped":
+        return grouped_numbers(source)
+    return NUMBER.findall(MONTH.sub("", ungroup(source)))
+
+
+def with_numbers(path: Path, to: str, select: str) -> list[tuple[str, str]]:
+    """(source, reference) of the lines of an English<TAB>Chinese<TAB>… file whose source (the
+    side not in ``to``) holds a number that ``select`` takes."""
+    rows = [line.split("\t") for line in read_lines(str(path))]
+    pairs = [(en, zh) if to == "zh" else (zh, en) for en, zh, *_ in rows]
+    if select == "grouped":
+        return [(source, ref) for source, ref in pairs if grouped_numbers(source)]
+    return [(source, ref) for source, ref in pairs if BESIDE_HAN.search(source)]
+
+
+def kept(source: str, translation: str, select: str) -> int:
+    """How many of ``source``'s numbers ``translation`` holds, as written or without commas."""
+    plain = translation.replace(",", "")
+    return sum(n in translation or n.replace(",", "") in plain for n in numbers_of(source, select))
+
+
+def score_both(translator: Translator, pairs: list[tuple[str, str]], to: str, select: str) -> dict:
+    """The lines' scores with ``keep_numbers`` off and on, and the numbers each keeps."""
+    sources, refs = [s for s, _ in pairs], [r for _, r in pairs]
+    total = sum(len(numbers_of(s, select)) for s in sources)
+    result: dict = {"lines": len(pairs), "numbers": total}
+    if not pairs:  # newstest2020's Chinese writes no grouped number; English no Han
+        return result
+    for key, keep in (("as_written", False), ("plain_digits", True)):
+        hypotheses = translator(sources, to=to, keep_numbers=keep)
+        numbers = sum(kept(s, h, select) for s, h in zip(sources, hypotheses, strict=True))
+        result[key] = scored(hypotheses, refs, to) | {"numbers_kept": numbers}
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
+    parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--dtype", default="fp32", help="fp32 (default), auto …")
+    parser.add_argument("--select", choices=["grouped", "beside-han"], default="grouped")
+    parser.add_argument("--lines", type=int, default=0, help="first N lines a set; 0 = all")
+    args = parser.parse_args()
+    set_threads(args.threads)
+    translator = Translator.load(args.model, dtype=args.dtype)
+    results = {}
+    for name, (file, to) in SETS.items():
+        path = Path(args.sources) / "wmt-news" / file
+        pairs = with_numbers(path, to, args.select)[: args.lines or None] if path.is_file() else []
+        found = score_both(translator, pairs, to, args.select) if path.is_file() else "missing"
+        results[name] = found
+        print(name, found, flush=True)
+    emit(
+        {
+            "benchmark": "numerals",
+            "model": args.model,
+            "dtype": args.dtype,
+            "select": args.select,
+            "results": results,
+            "machine": machine(),
+        }
+    )
+
+
+if __name__ == "__main__":
+    main()
