@@ -14,15 +14,13 @@ backticks it leaves unpaired. Ends with one JSON line.
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
-from common import emit, machine, read_lines
+from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
 from fanyi.code_spans import code_spans
 from fanyi.decode.translator import Translator
-from fanyi.runtime import set_threads
 
 SETS = [
     f"{source}/{split}.tsv"
@@ -74,15 +72,10 @@ def score_both(translator: Translator, pairs: list[tuple[str, str]], to: str) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
-    parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--dtype", default="fp32", help="fp32 (default), auto …")
+    parser = off_and_on_parser(__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=0, help="first N marked lines a set; 0 = all")
     args = parser.parse_args()
-    set_threads(args.threads)
-    translator = Translator.load(args.model, dtype=args.dtype)
+    translator = off_and_on_translator(args)
     results: dict = {}
     for name in SETS:
         path = Path(args.sources) / name
@@ -91,15 +84,7 @@ def main() -> None:
             key = f"{name} {'en→zh' if to == 'zh' else 'zh→en'}"
             results[key] = score_both(translator, pairs, to) if pairs else "missing"
             print(key, results[key], flush=True)
-    emit(
-        {
-            "benchmark": "code_spans",
-            "model": args.model,
-            "dtype": args.dtype,
-            "results": results,
-            "machine": machine(),
-        }
-    )
+    emit_off_and_on("code_spans", args, results)
 
 
 if __name__ == "__main__":

@@ -140,6 +140,41 @@ def emit(result: dict) -> None:
     print(json.dumps(result, ensure_ascii=False, sort_keys=True))
 
 
+def off_and_on_parser(description: str) -> argparse.ArgumentParser:
+    """The arguments of the benchmarks that translate held-out lines with one option of the text
+    pipeline off and on (headlines.py, numerals.py, code_spans.py): model, the folder ``fanyi
+    data`` wrote, threads and dtype."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
+    parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--dtype", default="fp32", help="fp32 (default: every host alike), auto …")
+    return parser
+
+
+def off_and_on_translator(args: argparse.Namespace):  # -> fanyi.Translator
+    """The translator those benchmarks' ``args`` ask for, on ``args.threads`` threads."""
+    from fanyi.decode.translator import Translator
+    from fanyi.runtime import set_threads
+
+    set_threads(args.threads)
+    return Translator.load(args.model, dtype=args.dtype)
+
+
+def emit_off_and_on(benchmark: str, args: argparse.Namespace, results: dict, **settings) -> None:
+    """Those benchmarks' last line: their results, model, dtype, ``settings`` and host."""
+    emit(
+        {
+            "benchmark": benchmark,
+            "model": args.model,
+            "dtype": args.dtype,
+            **settings,
+            "results": results,
+            "machine": machine(),
+        }
+    )
+
+
 @contextmanager
 def fanyi_server(*args: str, log: Path) -> Iterator[str]:
     """``fanyi serve ARGS`` in a subprocess on a free 127.0.0.1 port (its output to ``log``),

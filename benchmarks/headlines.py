@@ -12,15 +12,13 @@ words left in the output. Ends with one JSON line.
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
-from common import emit, machine, read_lines
+from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
 from fanyi.decode.translator import Translator
 from fanyi.recase import recasable
-from fanyi.runtime import set_threads
 
 SETS = {
     "newstest2017 (dev)": "dev.tsv",
@@ -48,28 +46,15 @@ def score_both(translator: Translator, pairs: list[tuple[str, str]]) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
-    parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--dtype", default="fp32", help="fp32 (default: every host alike), auto …")
+    parser = off_and_on_parser(__doc__.splitlines()[0])
     args = parser.parse_args()
-    set_threads(args.threads)
-    translator = Translator.load(args.model, dtype=args.dtype)
+    translator = off_and_on_translator(args)
     results = {}
     for name, file in SETS.items():
         path = Path(args.sources) / "wmt-news" / file
         results[name] = score_both(translator, headlines(path)) if path.is_file() else "missing"
         print(name, results[name], flush=True)
-    emit(
-        {
-            "benchmark": "headlines",
-            "model": args.model,
-            "dtype": args.dtype,
-            "results": results,
-            "machine": machine(),
-        }
-    )
+    emit_off_and_on("headlines", args, results)
 
 
 if __name__ == "__main__":

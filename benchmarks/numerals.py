@@ -16,15 +16,13 @@ numbers the translation keeps (as written, or without the commas). Ends with one
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
-from common import emit, machine, read_lines
+from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
 from fanyi.decode.translator import Translator
 from fanyi.numerals import BESIDE_HAN, grouped_numbers, ungroup
-from fanyi.runtime import set_threads
 
 SETS = {  # (file, direction); dev.tsv holds newstest2017 English<TAB>Chinese, read both ways
     "newstest2017 (dev) en→zh": ("dev.tsv", "zh"),
@@ -77,16 +75,11 @@ def score_both(translator: Translator, pairs: list[tuple[str, str]], to: str, se
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
-    parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--dtype", default="fp32", help="fp32 (default), auto …")
+    parser = off_and_on_parser(__doc__.splitlines()[0])
     parser.add_argument("--select", choices=["grouped", "beside-han"], default="grouped")
     parser.add_argument("--lines", type=int, default=0, help="first N lines a set; 0 = all")
     args = parser.parse_args()
-    set_threads(args.threads)
-    translator = Translator.load(args.model, dtype=args.dtype)
+    translator = off_and_on_translator(args)
     results = {}
     for name, (file, to) in SETS.items():
         path = Path(args.sources) / "wmt-news" / file
@@ -94,16 +87,7 @@ def main() -> None:
         found = score_both(translator, pairs, to, args.select) if path.is_file() else "missing"
         results[name] = found
         print(name, found, flush=True)
-    emit(
-        {
-            "benchmark": "numerals",
-            "model": args.model,
-            "dtype": args.dtype,
-            "select": args.select,
-            "results": results,
-            "machine": machine(),
-        }
-    )
+    emit_off_and_on("numerals", args, results, select=args.select)
 
 
 if __name__ == "__main__":
