@@ -57,10 +57,7 @@ def by_length(
     target: str,
 ) -> list[dict]:
     """BLEU of the shortest, middle and longest third of the sources (in subword tokens)."""
-    lengths = [
-        sum(len(translator.text.ids(x, target)) for x in translator.text.sentences(s, target))
-        for s in sources
-    ]
+    lengths = translator.token_counts(sources, target)
     order = sorted(range(len(sources)), key=lengths.__getitem__)
     thirds = [order[k * len(order) // 3 : (k + 1) * len(order) // 3] for k in range(3)]
     return [

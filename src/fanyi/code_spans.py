@@ -13,19 +13,27 @@ from __future__ import annotations
 
 import re
 
-# one or more backticks, the code (on one line, not blank), as many backticks again
-SPAN = re.compile(r"(?<!`)(`+)(?!`)([^`\n]*?[^`\s][^`\n]*?)\1(?!`)")
+# one or more backticks, the code (on one line, no backtick), as many backticks again; a span
+# whose code is blank is none (``_spans`` leaves it out). No nested repeats: a line with a stray
+# backtick is read in linear time
+SPAN = re.compile(r"(?<!`)(`+)(?!`)([^`\n]+?)\1(?!`)")
+
+
 WORD = re.compile(r"[A-Za-z0-9_]")
+
+
+def _spans(text: str) -> list[re.Match[str]]:
+    return [match for match in SPAN.finditer(text) if match.group(2).strip()]
 
 
 def code_spans(text: str) -> list[str]:
     """The spans of inline code in ``text``, backticks included, in order."""
-    return [match.group() for match in SPAN.finditer(text)]
+    return [match.group() for match in _spans(text)]
 
 
 def unquote(text: str) -> str:
     """``text`` with each span of inline code written without its backticks."""
-    return SPAN.sub(lambda match: match.group(2), text)
+    return SPAN.sub(lambda m: m.group(2) if m.group(2).strip() else m.group(), text)
 
 
 def requote(translation: str, spans: list[str]) -> str:

@@ -54,3 +54,9 @@ def test_a_span_already_in_backticks_is_not_quoted_again():
 )
 def test_unquote_then_requote_gives_the_text_back(text):
     assert requote(unquote(text), code_spans(text)) == text
+
+
+def test_a_long_line_with_a_stray_backtick_is_read_in_one_pass():
+    """A pattern with nested repeats took seconds on such a line (quadratic); this one is linear."""
+    line = "`" + "word " * 50_000
+    assert code_spans(line) == [] and unquote(line) == line

@@ -4,6 +4,7 @@ tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..code_spans import code_spans, unquote
 from ..data.vocab import BOS, EOS, PAD, UNK
@@ -27,6 +28,15 @@ from .pending import Pending
 from .translation import unicode_problem
 
 BYTE_PIECE = re.compile("<0x[0-9A-F]{2}>")  # SentencePiece's byte fallback
+
+
+class Reading(NamedTuple):
+    """A text as the model reads it, before it is cut into sentences, and what the translation
+    writes back as the source wrote it (``Pending.written_back``)."""
+
+    text: str
+    numbers: list[str]  # in groups of three digits ("1,400,000")
+    code: list[str]  # inline code, backticks included
 
 
 class SourceText:
@@ -86,21 +96,28 @@ class SourceText:
         data = self.checkpoint.data
         return Normalizer(self.languages.source_of(to), nfkc=data.nfkc, t2s=data.t2s)(text)
 
-    def sentences(self, text: str, to: str, options: SearchOptions | None = None) -> list[str]:
-        """``text`` normalised as the source side of the training data, cut into sentences
-        (``split_sentences``); with ``keep_code``, inline code without its backticks
-        (``code_spans.py``); with ``keep_numbers``, numbers as plain digits set apart from Han
-        characters (``numerals.py``); with ``recase_headlines``, sentences in Title Case or in
-        capitals in sentence case (a Latin-script source, where the model has a truecase.txt).
-        No options: the text whole, as normalised."""
-        source_lang = self.languages.source_of(to)
+    def reading(self, text: str, to: str, options: SearchOptions) -> Reading:
+        """``text`` as the model reads it (normalised as the source side of the training data;
+        with ``keep_code``, inline code without its backticks, ``code_spans.py``; with
+        ``keep_numbers``, numbers as plain digits set apart from Han characters,
+        ``numerals.py``), and what its translation writes back."""
         text = self.normalized(text, to)
-        if options is None:
-            return [text] if text else []
+        code = code_spans(text) if options.keep_code else []
         text = unquote(text) if options.keep_code else text
+        numbers = grouped_numbers(text) if options.keep_numbers else []
         text = set_apart(ungroup(text)) if options.keep_numbers else text
+        return Reading(text, numbers, code)
+
+    def sentences(self, text: str, to: str, options: SearchOptions) -> list[str]:
+        """``text`` as the model reads it (``reading``), cut into sentences
+        (``split_sentences``); with ``recase_headlines``, sentences in Title Case or in capitals
+        in sentence case (a Latin-script source, where the model has a truecase.txt)."""
+        return self._cut(self.reading(text, to, options).text, to, options)
+
+    def _cut(self, read: str, to: str, options: SearchOptions) -> list[str]:
+        source_lang = self.languages.source_of(to)
         split = options.split_sentences
-        sentences = split_sentences(text, source_lang) if split else [text] if text else []
+        sentences = split_sentences(read, source_lang) if split else [read] if read else []
         if not options.recase_headlines or script_of(source_lang) != LATIN_SCRIPT:
             return sentences
         return read_headlines(sentences, self.lowercase)
@@ -112,19 +129,17 @@ class SourceText:
         its pieces and target prefix, or why it will not be translated."""
         lang = self.languages.target_of(text, to)
         error, pieces, forced = unicode_problem(text), [], []
+        read = Reading("", [], []) if error else self.reading(text, lang, options)
         try:
-            pieces = [] if error else self.pieces(text, lang, options)
+            pieces = [] if error else self._pieces(read.text, lang, options)
         except TooLong as long:
             error = str(long)
         try:
             forced = self.target_prefix(prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        source = "" if error else self.normalized(text, lang)
-        code = code_spans(source) if options.keep_code else []
-        source = unquote(source) if options.keep_code else source
-        numbers = grouped_numbers(source) if options.keep_numbers else []
-        return Pending(text, lang, pieces, [None] * len(pieces), error, forced, numbers, code)
+        args = (error, forced, read.numbers, read.code)
+        return Pending(text, lang, pieces, [None] * len(pieces), *args)
 
     def target_prefix(self, prefix: str | None, to: str) -> list[int]:
         """The target ids a translation into ``to`` must start with: ``prefix`` normalised as
@@ -148,7 +163,10 @@ class SourceText:
         sentence that does not, with ``long_input: error``); none when it is not Unicode."""
         if unicode_problem(text):
             return []
-        sentences = self.sentences(text, to, options)
+        return self._pieces(self.reading(text, to, options).text, to, options)
+
+    def _pieces(self, read: str, to: str, options: SearchOptions) -> list[list[int]]:
+        sentences = self._cut(read, to, options)
         return [piece for s in sentences for piece in self.fitting(s, to, options)]
 
     def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:
