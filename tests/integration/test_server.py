@@ -221,6 +221,7 @@ def test_health_and_openapi(translator):
         {"recase_headlines": False},
         {"keep_numbers": False},
         {"keep_code": False},
+        {"keep_links": False},
     ],
 )
 def test_search_options_per_request_are_those_of_the_python_api(translator, options):

@@ -18,6 +18,7 @@ from typing import Protocol
 from torch import Tensor
 
 from ..sections import Checkpoint
+from .constraints import Spellings
 from .hypothesis import Hypothesis, StepHook
 from .native import NativeEngine, compiled
 from .options import LoadOptions, SearchOptions
@@ -27,6 +28,7 @@ class Engine(Protocol):
     """What a translator needs of a loaded model: its configs, and two operations on ids."""
 
     name: str
+    lexical_constraints: bool  # whether decode() can hold translations to target phrases
     checkpoint: Checkpoint  # the text settings, vocabularies, special ids and decoding defaults
     options: LoadOptions  # as loaded (dtype auto already chosen)
 
@@ -36,9 +38,12 @@ class Engine(Protocol):
         options: SearchOptions,
         between_steps: StepHook,
         prefixes: list[list[int]] | None = None,
+        constraints: list[list[Spellings]] | None = None,
     ) -> list[list[Hypothesis]]:
         """Per source (ids ending in EOS), its n-best hypotheses, best first, each starting with
-        the source's target prefix (``prefixes``: target ids without EOS; none or [] for none)."""
+        the source's target prefix (``prefixes``: target ids without EOS; none or [] for none)
+        and holding each of its ``constraints`` (target phrases as ids; ``lexical_constraints``
+        engines only)."""
         ...
 
     def log_likelihoods(

@@ -19,6 +19,7 @@ from ..model import Model
 from ..sections import Checkpoint
 from . import ensemble
 from .config import decode_config
+from .constraints import Spellings, constrained_search
 from .dtype import choose_dtype, prepare_model, weights_key
 from .hypothesis import Hypothesis, StepHook, no_pause
 from .options import LoadOptions, SearchOptions
@@ -31,6 +32,7 @@ class NativeEngine:
     """A fanyi model (or ensemble) decoding in ``options.dtype`` (never ``auto`` here)."""
 
     name = "fanyi"
+    lexical_constraints = True  # decode() holds translations to target phrases
 
     def __init__(self, model: Model, checkpoint: Checkpoint, options: LoadOptions) -> None:
         if options.dtype == "auto":
@@ -53,20 +55,43 @@ class NativeEngine:
         options: SearchOptions,
         between_steps: StepHook = no_pause,
         prefixes: list[list[int]] | None = None,
+        constraints: list[list[Spellings]] | None = None,
     ) -> list[list[Hypothesis]]:
         """Each source's hypotheses, best first, through its target prefix, in batches of at most
-        ``batch_tokens`` padded source tokens, shortest first."""
-        order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
+        ``batch_tokens`` padded source tokens, shortest first; a source with ``constraints``
+        (target phrases) alone, held to them (``constraints.py``)."""
+        held = constraints or [[] for _ in sources]
+        order = sorted(
+            (i for i in range(len(sources)) if not held[i]), key=lambda i: len(sources[i])
+        )
         results: list[list[Hypothesis]] = [[] for _ in sources]
         c, workers = self.checkpoint.model, self.options.workers
-        for batch in token_batches(order, [len(s) for s in sources], self.options.batch_tokens):
+        lengths = [len(s) for s in sources]
+        for batch in token_batches(order, lengths, self.options.batch_tokens):
             src = pad_rows([sources[i] for i in batch], c.pad_id).to(self.device)
             forced = forced_tokens(prefixes and [prefixes[i] for i in batch], self.device)
             ids = c.bos_id, c.eos_id
             found = decode(self.model, src, options, *ids, between_steps, workers, forced)
             for i, hypotheses in zip(batch, found, strict=True):
                 results[i] = hypotheses
+        for i in (i for i, phrases in enumerate(held) if phrases):
+            prefix = prefixes[i] if prefixes else []
+            results[i] = self._held_to(sources[i], held[i], options, between_steps, prefix)
         return results
+
+    def _held_to(
+        self,
+        source: list[int],
+        phrases: list[Spellings],
+        options: SearchOptions,
+        between_steps: StepHook,
+        prefix: list[int],
+    ) -> list[Hypothesis]:
+        """One source's hypotheses that hold every one of ``phrases``."""
+        src = torch.tensor([source], device=self.device)
+        forced, c = forced_tokens([prefix], self.device), self.checkpoint.model
+        ids = c.bos_id, c.eos_id
+        return constrained_search(self.model, src, phrases, options, ids, between_steps, forced)
 
     def log_likelihoods(
         self,

@@ -76,6 +76,9 @@ class SearchOptions:
     keep_numbers: bool = True
     # `code` read without its backticks, given them back where a translation copies it (code_spans.py)
     keep_code: bool = True
+    # web and e-mail addresses copied as written: where a translation misses one, it is searched
+    # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
+    keep_links: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from ..code_spans import requote
 from ..numerals import regroup
+from .constraints import Spellings
 from .hypothesis import Cancelled, Hypothesis
 
 T = TypeVar("T")
@@ -29,6 +30,8 @@ class Pending:
     prefix: list[int] = field(default_factory=list)  # target ids its translation starts with
     numbers: list[str] = field(default_factory=list)  # "1,400,000"s written back (numerals.py)
     code: list[str] = field(default_factory=list)  # `code` spans given back (code_spans.py)
+    # per piece, the target phrases (ids) its translation holds (constraints.py)
+    constraints: list[list[Spellings]] = field(default_factory=list)
 
     @property
     def ready(self) -> bool:

@@ -7,11 +7,47 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from .constraints import Spellings
 from .engine import Engine
 from .hypothesis import Hypothesis, StepHook
 from .options import SearchOptions, for_target
 from .rerank import backward_scores, rerank
 from .source_text import SourceText
+
+# per source, its target prefix and its constraints (target ids; None: none for any source)
+Held = tuple[list[list[int]] | None, list[list[Spellings]] | None]
+
+
+def search_held(
+    engine: Engine,
+    text: SourceText,
+    sources: list[list[int]],
+    targets: list[str],
+    options: SearchOptions,
+    between_steps: StepHook,
+    held: Held = (None, None),
+) -> list[list[Hypothesis]]:
+    """``search_by_target`` without constraints first; a source whose translations miss one of
+    its constraints (``held``: target prefixes and constraints) is searched again, held to them
+    (``constraints.py``), so that a translation that holds them already stays as it is."""
+    prefixes, constraints = held
+    found = search_by_target(
+        engine, text, sources, targets, options, between_steps, (prefixes, None)
+    )
+    missing = [
+        i
+        for i, phrases in enumerate(constraints or [])
+        if phrases and not all(text.holds(h.tokens, phrases) for h in found[i])
+    ]
+    if missing and constraints:
+        part = (prefixes and [prefixes[i] for i in missing], [constraints[i] for i in missing])
+        again = search_by_target(
+            engine, text, [sources[i] for i in missing], [targets[i] for i in missing],
+            options, between_steps, part,
+        )  # fmt: skip
+        for i, hypotheses in zip(missing, again, strict=True):
+            found[i] = hypotheses
+    return found
 
 
 def search_by_target(
@@ -21,19 +57,23 @@ def search_by_target(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
-    prefixes: list[list[int]] | None = None,
+    held: Held = (None, None),
 ) -> list[list[Hypothesis]]:
     """Decode all together, or each target language apart where its α, λ, β or suppressed
-    pieces differ (each source through its target prefix, ``prefixes``)."""
+    pieces differ (each source through its target prefix, holding its constraints: ``held``)."""
     if not options.per_target:
-        return search(engine, text, sources, targets, options, between_steps, prefixes)
+        return search(engine, text, sources, targets, options, between_steps, held)
     results: list[list[Hypothesis]] = [[] for _ in sources]
     for lang in sorted(set(targets)):
         rows = [i for i, t in enumerate(targets) if t == lang]
         chosen = for_target(options, lang, text.foreign(lang), text.other_script(lang))
         part = [sources[i] for i in rows]
-        forced = prefixes and [prefixes[i] for i in rows]
-        found = search(engine, text, part, [lang] * len(rows), chosen, between_steps, forced)
+        prefixes, constraints = held
+        kept = (
+            prefixes and [prefixes[i] for i in rows],
+            constraints and [constraints[i] for i in rows],
+        )
+        found = search(engine, text, part, [lang] * len(rows), chosen, between_steps, kept)
         for i, hypotheses in zip(rows, found, strict=True):
             results[i] = hypotheses
     return results
@@ -46,13 +86,14 @@ def search(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
-    prefixes: list[list[int]] | None = None,
+    held: Held = (None, None),
 ) -> list[list[Hypothesis]]:
-    """The search ``options`` ask for; with ``rerank_backward`` (beam search), every hypothesis
-    of the beam, reranked by log P(source | hypothesis), the model translating each back."""
+    """The search ``options`` ask for (``held``: each source's target prefix and constraints);
+    with ``rerank_backward`` (beam search), every hypothesis of the beam, reranked by
+    log P(source | hypothesis), the model translating each back."""
     reranked = options.rerank_backward > 0 and not options.sampling and options.beam > 1
     wide = dataclasses.replace(options, n_best=options.beam) if reranked else options
-    found = engine.decode(sources, wide, between_steps, prefixes)
+    found = engine.decode(sources, wide, between_steps, *held)
     if not reranked:
         return found
     tags = text.tags

@@ -4,6 +4,7 @@ tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..code_spans import code_spans, unquote
@@ -19,14 +20,18 @@ from ..lang import (
     script_of,
     split_sentences,
 )
+from ..links import links
 from ..numerals import grouped_numbers, set_apart, ungroup
 from ..recase import read_headlines, read_lowercase
 from ..sections import Checkpoint
+from .constraints import Spellings
 from .long_input import TooLong, fitting, too_long
 from .options import SearchOptions
 from .pending import Pending
 from .translation import unicode_problem
 
+WORD_START = "\u2581"  # SentencePiece's mark of a word's start
+RUN_ON = "，"  # a character a phrase may follow without a space, to spell it run on
 BYTE_PIECE = re.compile("<0x[0-9A-F]{2}>")  # SentencePiece's byte fallback
 
 
@@ -37,6 +42,18 @@ class Reading(NamedTuple):
     text: str
     numbers: list[str]  # in groups of three digits ("1,400,000")
     code: list[str]  # inline code, backticks included
+
+
+class Held(NamedTuple):
+    """What a translation is held to, besides its source: a target prefix it starts with, and
+    phrases (``phrases``; the source's links with ``links``) it holds (``constraints.py``)."""
+
+    prefix: str | None = None
+    phrases: Sequence[str] = ()
+    links: bool = False
+
+
+NOTHING_HELD = Held()
 
 
 class SourceText:
@@ -123,33 +140,37 @@ class SourceText:
         return read_headlines(sentences, self.lowercase)
 
     def prepare(
-        self, text: str, to: str | None, options: SearchOptions, prefix: str | None = None
+        self, text: str, to: str | None, options: SearchOptions, held: Held = NOTHING_HELD
     ) -> Pending:
         """``text`` on its way: its target (a ``to`` this model does not translate into raises),
-        its pieces and target prefix, or why it will not be translated."""
+        its pieces, target prefix and constraints (``held``), or why it will not be
+        translated."""
         lang = self.languages.target_of(text, to)
-        error, pieces, forced = unicode_problem(text), [], []
+        error, forced = unicode_problem(text), []
+        pieces: list[list[int]] = []
+        phrases: list[list[Spellings]] = []
         read = Reading("", [], []) if error else self.reading(text, lang, options)
         try:
-            pieces = [] if error else self._pieces(read.text, lang, options)
+            if not error:
+                pieces, phrases = self._held(read.text, lang, options, held)
         except TooLong as long:
             error = str(long)
+        except ValueError as bad:  # constraints that cannot hold
+            error = f"constraints: {bad}"
         try:
-            forced = self.target_prefix(prefix, lang)
+            forced = self.target_prefix(held.prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        args = (error, forced, read.numbers, read.code)
+        args = (error, forced, read.numbers, read.code, phrases)
         return Pending(text, lang, pieces, [None] * len(pieces), *args)
 
-    def target_prefix(self, prefix: str | None, to: str) -> list[int]:
-        """The target ids a translation into ``to`` must start with: ``prefix`` normalised as
-        the target side of the training data, without EOS (none for None or "")."""
-        if not prefix:
-            return []
-        if problem := unicode_problem(prefix):
+    def target_ids(self, text: str, to: str) -> list[int]:
+        """The target ids of ``text`` in a translation into ``to``: normalised as the target
+        side of the training data, no EOS; a ValueError for a special token or too many."""
+        if problem := unicode_problem(text):
             raise ValueError(problem)
         data, model = self.checkpoint.data, self.model
-        ids = self.tgt_vocab.encode(Normalizer(to, nfkc=data.nfkc, t2s=data.t2s)(prefix))
+        ids = self.tgt_vocab.encode(Normalizer(to, nfkc=data.nfkc, t2s=data.t2s)(text))
         special = {*self.tgt_vocab.tags.values(), model.bos_id, model.eos_id, model.pad_id}
         if special & set(ids):
             raise ValueError("it may not hold a language tag or special token")
@@ -157,6 +178,31 @@ class SourceText:
             most = model.max_len - 1
             raise ValueError(f"it has {len(ids)} tokens; the model writes at most {most}")
         return ids
+
+    def target_prefix(self, prefix: str | None, to: str) -> list[int]:
+        """The target ids a translation into ``to`` must start with (none for None or "")."""
+        return self.target_ids(prefix, to) if prefix else []
+
+    def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
+        """Whether the translation ``tokens`` holds every one of ``phrases`` as text, however
+        it spelt them in pieces."""
+        text = self.tgt_vocab.decode(tokens)
+        return all(self.tgt_vocab.decode(forms[0]).strip() in text for forms in phrases)
+
+    def constraint(self, phrase: str, to: str) -> Spellings:
+        """The ways a translation into ``to`` may spell ``phrase`` in target ids: as a word of
+        its own, and run on after a character (where SentencePiece marks no word start)."""
+        phrase = phrase.strip()
+        ids = self.target_ids(phrase, to)
+        if ids and self.tgt_vocab.id_to_piece(ids[0]) == WORD_START:
+            ids = ids[1:]  # a lone ▁ before a character: running text has none
+        if not ids:
+            raise ValueError(f"{phrase!r} holds no text")
+        after = self.target_ids(RUN_ON + phrase, to)
+        run_on = next(
+            (after[n:] for n in range(1, 3) if self.tgt_vocab.decode(after[:n]) == RUN_ON), None
+        )
+        return [ids] if run_on in (None, [], ids) else [ids, run_on]
 
     def pieces(self, text: str, to: str, options: SearchOptions) -> list[list[int]]:
         """The ids of each sentence of ``text``, in pieces that fit the model (``TooLong`` for a
@@ -166,8 +212,27 @@ class SourceText:
         return self._pieces(self.reading(text, to, options).text, to, options)
 
     def _pieces(self, read: str, to: str, options: SearchOptions) -> list[list[int]]:
-        sentences = self._cut(read, to, options)
-        return [piece for s in sentences for piece in self.fitting(s, to, options)]
+        return self._held(read, to, options, NOTHING_HELD)[0]
+
+    def _held(
+        self, read: str, to: str, options: SearchOptions, held: Held
+    ) -> tuple[list[list[int]], list[list[Spellings]]]:
+        """The pieces of ``read`` and the constraints of each: the user's phrases (a text of
+        one sentence, one piece) and the links of its sentence (a sentence in one piece)."""
+        sentences, phrases = self._cut(read, to, options), list(held.phrases)
+        if phrases and len(sentences) > 1:
+            raise ValueError(f"they hold for one sentence; this text has {len(sentences)}")
+        pieces: list[list[int]] = []
+        constraints: list[list[Spellings]] = []
+        for sentence in sentences:
+            fit = self.fitting(sentence, to, options)
+            if phrases and len(fit) > 1:
+                raise ValueError("the sentence is too long to hold them: it is cut in pieces")
+            wanted = [*phrases, *(links(sentence) if held.links else [])]
+            whole = [self.constraint(p, to) for p in wanted] if len(fit) == 1 else []
+            pieces += fit
+            constraints += [whole] + [[] for _ in fit[1:]]
+        return pieces, constraints
 
     def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:
         """The ids of ``sentence``, cut (``long_input: split``) into near-equal pieces that each

@@ -17,8 +17,8 @@ from .hypothesis import StepHook, no_pause
 from .model_names import BUNDLED, resolve_model_dir
 from .options import SearchOptions
 from .pending import Piece, in_order, isolated
-from .plan import search_by_target
-from .source_text import SourceText
+from .plan import search_held
+from .source_text import Held, SourceText
 from .translation import AttentionMaps, Translation, assemble
 
 
@@ -61,14 +61,19 @@ class Translator:
         options: SearchOptions | None = None,
         between_steps: StepHook = no_pause,
         target_prefix: str | Sequence[str | None] | None = None,
+        constraints: Sequence[Sequence[str] | None] | None = None,
         **changes: Any,
     ) -> list[Translation]:
         """One :class:`Translation` per text, in order (``to``: default detected per text;
         ``changes``: SearchOptions keys over ``options``, default the translator's); a failed
         text's is empty, with its ``error``. ``between_steps`` may wait, or raise ``Cancelled``.
         ``target_prefix``: text each translation must start with (one for all, or one per text,
-        None for none); the search continues from it (``prefix.py``)."""
-        return list(self.stream(texts, to, options, between_steps, target_prefix, **changes))
+        None for none); the search continues from it (``prefix.py``). ``constraints``: per text
+        (of one sentence), phrases its translation must hold, or None (``constraints.py``)."""
+        found = self.stream(
+            texts, to, options, between_steps, target_prefix, constraints, **changes
+        )
+        return list(found)
 
     @overload
     def __call__(self, texts: str, to: str | None = None, **changes: Any) -> str: ...
@@ -94,6 +99,7 @@ class Translator:
         options: SearchOptions | None = None,
         between_steps: StepHook = no_pause,
         target_prefix: str | Sequence[str | None] | None = None,
+        constraints: Sequence[Sequence[str] | None] | None = None,
         **changes: Any,
     ) -> Iterator[Translation]:
         """:meth:`translate`, each as soon as it and every text before it are translated."""
@@ -101,8 +107,13 @@ class Translator:
             raise TypeError("texts must be a list of strings (call the translator with one)")
         chosen = dataclasses.replace(options or self.options, **changes)
         self.check(chosen)
-        prefixes = per_text(target_prefix, len(texts))
-        work = [self.text.prepare(t, to, chosen, p) for t, p in zip(texts, prefixes, strict=True)]
+        links = chosen.keep_links and self.engine.lexical_constraints
+        n = len(texts)
+        held = zip(per_text(target_prefix, n), phrases_per_text(constraints, n), strict=True)
+        work = [
+            self.text.prepare(t, to, chosen, Held(p, c, links))
+            for t, (p, c) in zip(texts, held, strict=True)
+        ]
         pieces = [(text, i) for text in work for i in range(len(text.pieces))]
         lengths = [len(text.pieces[i]) for text, i in pieces]
         apart = chosen.per_target
@@ -138,8 +149,9 @@ class Translator:
         def run(part: list[Piece]) -> list:
             sources, targets = [text.pieces[i] for text, i in part], [t.to for t, _ in part]
             prefixes = [text.prefix if i == 0 else [] for text, i in part]  # a text's start
-            return search_by_target(
-                self.engine, self.text, sources, targets, options, hook, prefixes
+            held = [text.constraints[i] if text.constraints else [] for text, i in part]
+            return search_held(
+                self.engine, self.text, sources, targets, options, hook, (prefixes, held)
             )
 
         for (text, i), found in zip(pieces, isolated(pieces, run), strict=True):
@@ -167,6 +179,18 @@ def per_text(prefix: str | Sequence[str | None] | None, n: int) -> list[str | No
     if len(prefix) != n or not all(p is None or isinstance(p, str) for p in prefix):
         raise ValueError(f"target_prefix needs a string or None for each of the {n} texts")
     return list(prefix)
+
+
+def phrases_per_text(constraints: Sequence[Sequence[str] | None] | None, n: int) -> list[list[str]]:
+    """``n`` lists of phrases: none, or each text's own (None for none)."""
+    if constraints is None:
+        return [[] for _ in range(n)]
+    if isinstance(constraints, str) or len(constraints) != n:
+        raise ValueError(f"constraints needs a list of phrases or None for each of the {n} texts")
+    for phrases in constraints:
+        if isinstance(phrases, str) or not all(isinstance(p, str) for p in phrases or []):
+            raise ValueError("constraints needs a list of phrases (strings) or None per text")
+    return [list(phrases or []) for phrases in constraints]
 
 
 __all__ = ["BUNDLED", "Translator", "resolve_model_dir"]

@@ -25,6 +25,7 @@ import torch
 from torch import Tensor
 
 from ..data.batching import token_batches
+from ..decode.constraints import Spellings
 from ..decode.finished import best_first
 from ..decode.hypothesis import Hypothesis, StepHook, finish, no_pause
 from ..decode.options import LoadOptions, SearchOptions
@@ -43,6 +44,7 @@ class CTranslate2Engine:
     """A CTranslate2 model directory, decoding and scoring like fanyi's engine."""
 
     name = "ctranslate2"
+    lexical_constraints = False  # translate_batch holds no phrases
 
     def __init__(self, model_dir: Path, checkpoint: Checkpoint, options: LoadOptions) -> None:
         import ctranslate2
@@ -94,10 +96,14 @@ class CTranslate2Engine:
         options: SearchOptions,
         between_steps: StepHook = no_pause,
         prefixes: list[list[int]] | None = None,
+        constraints: list[list[Spellings]] | None = None,
     ) -> list[list[Hypothesis]]:
         """Batches of sources that share one length limit, decoded by CTranslate2 (which searches
         a whole batch at once: ``between_steps`` runs between batches), each through its target
-        prefix (``translate_batch(target_prefix=...)``)."""
+        prefix (``translate_batch(target_prefix=...)``); CTranslate2 has no lexical
+        constraints."""
+        if constraints and any(constraints):
+            raise ValueError("the ctranslate2 engine has no constraints: use --engine fanyi")
         prefixes = prefixes or [[] for _ in sources]
         limits = [
             self._limit(len(ids), options, len(p)) for ids, p in zip(sources, prefixes, strict=True)

@@ -74,6 +74,9 @@ class TranslateRequest(BaseModel):
     keep_code: StrictBool | None = Field(
         None, description="`code` read without its backticks, given them back where it is copied"
     )
+    keep_links: StrictBool | None = Field(
+        None, description="web and e-mail addresses copied as written (a constrained search)"
+    )
 
 
 class Candidate(BaseModel):
