@@ -275,7 +275,7 @@ def test_a_target_prefix_per_request_or_per_text_is_the_python_api_s(translator)
         ([1, None], 422, "target_prefix"),
         ("\udcff", 422, "target_prefix[0]: not valid Unicode"),
         ("<2zh> 你好", 422, "text[0]: target prefix: it may not hold a language tag"),
-        ("x" * 201, 413, "a target prefix has 201 characters"),
+        ("x" * 201, 413, "target_prefix[0] has 201 characters"),
     ],
 )
 def test_a_bad_target_prefix_is_a_4xx_that_names_it(translator, prefix, status, message):

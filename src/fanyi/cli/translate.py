@@ -18,6 +18,12 @@ A target prefix makes every translation start with the given text; the search co
 line, or ``--tsv``, where each line is ``source<TAB>prefix`` (Marian's ``--tsv`` layout, the
 prefix in the target column; a line without a TAB has ``--prefix``, or none).
 
+Constraints hold a translation to phrases of the target language, each written as given
+(fairseq's ``--constraints``; ``decode/constraints.py``): ``--constraint PHRASE`` (repeated) for
+every line, or ``--constraints``, where each line is ``source<TAB>phrase<TAB>phrase…``
+(fairseq-interactive's layout). A line whose translation misses one is searched again, held to
+them; a line of several sentences is refused (its sentences hold them apart).
+
 With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| score`` (i: the
 0-based input line; score: log-probability over the GNMT length penalty, best first), as in
 Moses' n-best lists; a line of several sentences gives one (their best translations joined), an
@@ -116,11 +122,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--prefix", metavar="TEXT", help="start every translation with TEXT (a target prefix)"
     )
-    parser.add_argument(
+    layout = parser.add_mutually_exclusive_group()
+    layout.add_argument(
         "--tsv",
         action=argparse.BooleanOptionalAction,
         default=False,
         help="input lines are SOURCE<TAB>PREFIX: each translation starts with its PREFIX",
+    )
+    layout.add_argument(
+        "--constraints",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="input lines are SOURCE<TAB>PHRASE<TAB>…: each translation holds every PHRASE",
+    )
+    parser.add_argument(
+        "--constraint",
+        metavar="PHRASE",
+        action="append",
+        default=[],
+        help="every translation holds PHRASE as written (repeat for more)",
     )
     parser.set_defaults(func=run)
 
@@ -149,7 +169,10 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
         for lines in _input_batches(args):
             texts = [decode_line(line) for line in lines]
             sources, prefixes = with_prefixes([text or "" for text in texts], args)
-            results = translator.stream(sources, args.to, target_prefix=prefixes)
+            sources, phrases = with_phrases(sources, args)
+            results = translator.stream(
+                sources, args.to, None, target_prefix=prefixes, constraints=phrases
+            )
             for i, (text, result) in enumerate(zip(texts, results, strict=True)):
                 out.writelines(format_results([result], index + i, translator.options.n_best))
                 out.flush()
@@ -174,6 +197,17 @@ def with_prefixes(texts: list[str], args: argparse.Namespace) -> tuple[list[str]
         return texts, [args.prefix] * len(texts)
     cells = [text.split("\t", 1) for text in texts]
     return [c[0] for c in cells], [c[1] if len(c) > 1 else args.prefix for c in cells]
+
+
+def with_phrases(
+    texts: list[str], args: argparse.Namespace
+) -> tuple[list[str], list[list[str] | None]]:
+    """The sources of ``texts`` and the phrases each translation holds: ``--constraint``'s, and
+    with ``--constraints`` the cells after a line's first TAB."""
+    if not args.constraints:
+        return texts, [args.constraint or None] * len(texts)
+    cells = [text.split("\t") for text in texts]
+    return [c[0] for c in cells], [[*c[1:], *args.constraint] or None for c in cells]
 
 
 def _input_batches(args: argparse.Namespace) -> Iterable[list[bytes]]:

@@ -149,10 +149,12 @@ def candidates(
     return sorted(found.values(), key=lambda c: c.log_prob, reverse=True)
 
 
-def ending(first: list[_Candidate], eos_id: int, at_limit: bool) -> list[_Candidate]:
-    """The EOS candidates among the ``first`` k that end a hypothesis: those that have met every
-    constraint, or any at the length limit (as in ``beam.py``, only the first k count)."""
-    return [c for c in first if c.token == eos_id and (c.progress.complete or at_limit)]
+def ending(ranked: list[_Candidate], eos_id: int, k: int, at_limit: bool) -> list[_Candidate]:
+    """The EOS candidates that end a hypothesis: those among the k best of the bank that has
+    met every constraint (as in ``beam.py``, where they are among the k best of all), or at the
+    length limit the k best of all."""
+    first = ranked[:k] if at_limit else [c for c in ranked if c.progress.complete][:k]
+    return [c for c in first if c.token == eos_id]
 
 
 def allocate(ranked: list[_Candidate], k: int) -> list[_Candidate]:
@@ -242,8 +244,11 @@ def constrained_search(
         exempt = torch.cat([exempt, forced.flatten()])
     bias = piece_bias(model, config, src, exempt)  # a constraint is never refused nor penalised
     run = (model, src, constraints, config, ids, between_steps, forced, bias, limit)
-    found, held = _search(*run, anywhere=False)
-    return found if held else _search(*run, anywhere=True)[0]
+    met, cut = _search(*run, anywhere=False)
+    if len(met) < config.n_best:  # too few where the model put them: anywhere
+        more, cut = _search(*run, anywhere=True)
+        met += [h for h in more if all(h.tokens != m.tokens for m in met)]
+    return sorted(met or cut, key=lambda h: h.score, reverse=True)[: config.n_best]
 
 
 def _search(
@@ -257,10 +262,10 @@ def _search(
     bias: Bias | None,
     limit: int,
     anywhere: bool,
-) -> tuple[list[Hypothesis], bool]:
+) -> tuple[list[Hypothesis], list[Hypothesis]]:
     """One constrained beam search, each phrase started where the model starts it, or
-    ``anywhere`` (Post and Vilar's candidates): the n-best, and whether they hold every
-    phrase."""
+    ``anywhere`` (Post and Vilar's candidates): the hypotheses that hold every phrase, and
+    those that ended at the length limit without."""
     k = config.beam
     state = model.start_decoding(src, beams=k)
     search = _Search(src.new_full((k, 1), ids[0]), None, [], [], config.length_penalty)
@@ -273,15 +278,14 @@ def _search(
         penalise_repeats(log_probs, search.prefix, config)
         constrain(log_probs, step, limits, config.min_len, ids[1], rows_forced)
         ranked = candidates(log_probs, live, constraints, k, anywhere)
-        search.end(ending(ranked[:k], ids[1], step >= limit), attention)
+        search.end(ending(ranked, ids[1], k, step >= limit), attention)
         live = allocate([c for c in ranked if c.token != ids[1]], k)
         bound = length_penalty(limit + 1, config.length_penalty)
         if not live or search.finished(config, live[0].log_prob, bound):
             break
         state.reorder(search.advance(live, attention, k))
         live = [_in_row(c, i) for i, c in enumerate(live)]
-    found = search.met or search.cut
-    return sorted(found, key=lambda h: h.score, reverse=True)[: config.n_best], bool(search.met)
+    return search.met, search.cut
 
 
 def _in_row(candidate: _Candidate, row: int) -> _Candidate:

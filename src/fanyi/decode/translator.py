@@ -188,7 +188,8 @@ def phrases_per_text(constraints: Sequence[Sequence[str] | None] | None, n: int)
     if isinstance(constraints, str) or len(constraints) != n:
         raise ValueError(f"constraints needs a list of phrases or None for each of the {n} texts")
     for phrases in constraints:
-        if isinstance(phrases, str) or not all(isinstance(p, str) for p in phrases or []):
+        listed = isinstance(phrases, Sequence) and not isinstance(phrases, str)
+        if phrases is not None and not (listed and all(isinstance(p, str) for p in phrases)):
             raise ValueError("constraints needs a list of phrases (strings) or None per text")
     return [list(phrases or []) for phrases in constraints]
 

@@ -199,17 +199,21 @@ def target_prefixes(request: schemas.TranslateRequest) -> list[str | None]:
 
 
 def check_prefixes(request: schemas.TranslateRequest, limits: Limits) -> None:
-    """422 for a prefix list that does not match the texts or a prefix that is not Unicode, 413
-    for one longer than a text may be."""
+    """422 for a prefix or constraints list that does not match the texts or a prefix or phrase
+    that is not Unicode, 413 for one longer than a text may be."""
     if isinstance(request.target_prefix, list) and len(request.target_prefix) != len(request.text):
         raise HTTPException(422, f"target_prefix needs one entry per text ({len(request.text)})")
-    for i, prefix in enumerate(target_prefixes(request)):
-        if prefix is not None and (problem := unicode_problem(prefix)):
-            raise HTTPException(422, f"target_prefix[{i}]: {problem}")
-        if prefix is not None and len(prefix) > limits.max_chars:
-            raise HTTPException(
-                413, f"a target prefix has {len(prefix)} characters; at most {limits.max_chars}"
-            )
+    phrases = request.constraints or []
+    if request.constraints is not None and len(phrases) != len(request.text):
+        raise HTTPException(422, f"constraints needs one entry per text ({len(request.text)})")
+    held = [(f"target_prefix[{i}]", [p]) for i, p in enumerate(target_prefixes(request))]
+    for name, texts in held + [(f"constraints[{i}]", p) for i, p in enumerate(phrases)]:
+        for text in (t for t in texts or [] if t is not None):
+            if problem := unicode_problem(text):
+                raise HTTPException(422, f"{name}: {problem}")
+            if len(text) > limits.max_chars:
+                most = limits.max_chars
+                raise HTTPException(413, f"{name} has {len(text)} characters; at most {most}")
 
 
 def request_cost(
@@ -290,7 +294,8 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     ) -> schemas.TranslateResponse:
         """Translate ``text`` (a list); one entry per text, with its n-best candidates."""
         options, cost = admitted(request, limits, translator)
-        texts = list(zip(request.text, target_prefixes(request), strict=True))
+        phrases = request.constraints or [None] * len(request.text)
+        texts = list(zip(request.text, target_prefixes(request), phrases, strict=True))
         job = batcher.submit(texts, (request.to, options), cost)
         work = asyncio.wait_for(job, limits.timeout)
         try:
@@ -325,15 +330,15 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
 
 def translate(
     translator: Translator,
-    texts: list[tuple[str, str | None]],
+    texts: list[tuple[str, str | None, list[str] | None]],
     options: tuple[Any, ...],
     hook: StepHook,
 ) -> list[Result]:
-    """What the batcher runs: ``texts`` (each with its target prefix) by ``options`` (the
-    target language and the search)."""
+    """What the batcher runs: ``texts`` (each with its target prefix and constraints) by
+    ``options`` (the target language and the search)."""
     to, search = options
-    sources, prefixes = [t for t, _ in texts], [p for _, p in texts]
-    return translator.translate(sources, to, search, hook, target_prefix=prefixes)
+    sources, prefixes, phrases = [t[0] for t in texts], [t[1] for t in texts], [t[2] for t in texts]
+    return translator.translate(sources, to, search, hook, prefixes, phrases)
 
 
 def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:

@@ -34,6 +34,11 @@ class TranslateRequest(BaseModel):
         description="text each translation must start with (the search continues from it): one "
         "for every text, or a list with one per text (null: none)",
     )
+    constraints: list[list[StrictStr] | None] | None = Field(
+        None,
+        description="per text (of one sentence), phrases its translation holds as written "
+        "(null: none)",
+    )
     attention: StrictBool = Field(
         False, description="include pieces and cross-attention (last layer, mean of heads)"
     )

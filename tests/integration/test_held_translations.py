@@ -1,0 +1,131 @@
+"""Translations held to phrases (``decode/constraints.py``) as a user asks for them: the Python
+API's ``constraints``, ``keep_links``, ``fanyi translate --constraint/--constraints`` and the
+HTTP API's ``constraints``, on a tiny trained model; the benchmark on fixture lines."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import run_benchmark
+from fanyi import Translator
+from fanyi.serve import Limits, create_app
+from test_server import post
+from tiny_translator import tiny_model_dir
+
+TEXTS = ["我很好。", "Thank you."]
+PHRASES = [["Tom", "station"], ["车站"]]
+LINK = "Write to tom.smith@example.com today."
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return tiny_model_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def translator(model):
+    return Translator.load(model, dtype="fp32")
+
+
+def test_each_translation_holds_its_phrases(translator):
+    free = translator.translate(TEXTS, beam=3)
+    held = translator.translate(TEXTS, beam=3, constraints=PHRASES)
+    for f, h, phrases in zip(free, held, PHRASES, strict=True):
+        assert not all(p in f.text for p in phrases), f.text  # else nothing was tested
+        assert all(p in h.text for p in phrases) and h.error is None, h.text
+
+
+def test_a_translation_that_holds_its_phrases_already_is_left_as_it_is(translator):
+    texts = ["Thank you.", "他在哪里？"]
+    free = translator(texts, beam=3)
+    words = [[t.strip()[:3]] for t in free]
+    assert all(w[0].strip() for w in words), free
+    assert translator(texts, beam=3, constraints=words) == free
+
+
+def test_n_best_candidates_all_hold_them(translator):
+    (result,) = translator.translate(TEXTS[:1], beam=4, n_best=3, constraints=PHRASES[:1])
+    assert len(result.candidates) == 3
+    assert all("Tom" in c.text and "station" in c.text for c in result.candidates)
+
+
+def test_a_link_is_copied_as_written(translator):
+    assert "tom.smith@example.com" in translator(LINK, to="zh")
+    options = translator.options
+    assert options.keep_links and translator.translate([LINK], to="zh", keep_links=False)
+
+
+@pytest.mark.parametrize(
+    "text, phrases, message",
+    [
+        ("我很好。你呢？", ["Tom"], "one sentence; this text has 2"),
+        ("我很好。", ["  "], "holds no text"),
+    ],
+)
+def test_a_text_whose_phrases_cannot_hold_fails_alone(translator, text, phrases, message):
+    results = translator.translate([text, "Thank you."], constraints=[phrases, None])
+    assert message in (results[0].error or "")
+    assert results[1].error is None and results[1].text
+
+
+@pytest.mark.parametrize("bad", ["Tom", [["Tom"], ["x"]], [1], ["Tom"]])
+def test_constraints_of_the_wrong_shape_are_refused(translator, bad):
+    with pytest.raises(ValueError, match="constraints needs"):
+        translator.translate(["我很好。"], constraints=bad)
+
+
+def test_the_command_reads_phrases_from_flags_and_from_each_line(model, translator):
+    command = [sys.executable, "-m", "fanyi", "translate", "-m", str(model), "--threads", "1"]
+    command += ["--dtype", "fp32", "--beam", "3"]
+    lines = "我很好。\tTom\tstation\n我很好。你呢？\tTom\nThank you.\n"
+    done = subprocess.run(
+        [*command, "--constraints", "--constraint", "车站"],
+        input=lines.encode(), capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    out = done.stdout.decode().split("\n")
+    assert done.returncode == 1 and "line 2: constraints: they hold for one sentence" in (
+        done.stderr.decode()
+    )
+    assert out[0] == translator("我很好。", beam=3, constraints=[["Tom", "station", "车站"]])
+    assert out[1] == "" and "车站" in out[2]
+    both = subprocess.run([*command, "--tsv", "--constraints"], capture_output=True, check=False)
+    assert both.returncode == 2 and b"not allowed with" in both.stderr
+
+
+def test_the_http_api_holds_each_text_to_its_phrases(translator):
+    app = create_app(translator, Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=5))
+    response = post(app, {"text": TEXTS, "beam": 3, "constraints": PHRASES})
+    assert response.status_code == 200, response.text
+    got = [r["candidates"][0]["text"] for r in response.json()["translations"]]
+    assert got == translator(TEXTS, beam=3, constraints=PHRASES)
+    for body, status, message in [
+        ({"constraints": [["Tom"]]}, 422, "one entry per text (2)"),
+        ({"constraints": [["x" * 201], None]}, 413, "constraints[0] has 201 characters"),
+        ({"constraints": [["Tom"], [""]]}, 422, "text[1]: constraints: '' holds no text"),
+        ({"constraints": [["Tom"], [3]]}, 422, "constraints"),
+    ]:
+        response = post(app, {"text": TEXTS, **body})
+        assert response.status_code == status and message in response.text, response.text
+
+
+@pytest.mark.slow  # runs benchmarks/links.py
+def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
+    docs = tmp_path / "python-docs"
+    docs.mkdir()
+    rows = [
+        ("See https://docs.python.org/3/ for more.", "更多内容见 https://docs.python.org/3/ 。"),
+        ("No link here.", "这里没有链接。"),
+        ("Mail bob@example.org now.", "现在给 bob@example.org 写信。"),
+    ]
+    (docs / "dev.tsv").write_text("".join(f"{en}\t{zh}\tpy\n" for en, zh in rows), "utf-8")
+    args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
+    done = run_benchmark("links.py", *args)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.splitlines()[-1])["results"]
+    assert results["test django-docs/test.tsv en→zh"] == "none"
+    for direction in ("en→zh", "zh→en"):
+        scored = results[f"dev python-docs/dev.tsv {direction}"]
+        assert scored["lines"] == 2 and scored["links"] == 2
+        assert scored["on"]["links_copied"] == 2 >= scored["off"]["links_copied"]
