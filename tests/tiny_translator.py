@@ -1,10 +1,11 @@
 """Shared by the translation, server and web-page tests: tiny bidirectional models (zh⇄en on
 Tatoeba, de⇄en on Multi30k: trained once per session for a few dozen steps on the first lines of
-the corpus; their output is gibberish, their interfaces real) and a uvicorn server running an app
-in a thread."""
+the corpus; their output is gibberish, their interfaces real), a uvicorn server running an app
+in a thread, and one request to an app without a server."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import socket
 import threading
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 
 from conftest import corpora
@@ -77,6 +79,17 @@ def tiny_de_en_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "lang_tags": True,
     }
     return _train_tiny(root, "multi30k-de-en.yaml", data, steps=20)
+
+
+def post(app, body=None, content=None, headers=None) -> httpx.Response:
+    """One request to ``app`` through httpx's ASGI transport."""
+
+    async def send() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.post("/translate", json=body, content=content, headers=headers)
+
+    return asyncio.run(send())
 
 
 @contextmanager

@@ -11,8 +11,7 @@ import pytest
 from conftest import run_benchmark
 from fanyi import Translator
 from fanyi.serve import Limits, create_app
-from test_server import post
-from tiny_translator import tiny_model_dir
+from tiny_translator import post, tiny_model_dir
 
 TEXTS = ["我很好。", "Thank you."]
 PHRASES = [["Tom", "station"], ["车站"]]

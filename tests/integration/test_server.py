@@ -12,7 +12,7 @@ import pytest
 
 from fanyi import Translator
 from fanyi.serve import Limits, create_app
-from tiny_translator import running_server, tiny_model_dir
+from tiny_translator import post, running_server, tiny_model_dir
 
 LIMITS = Limits(max_chars=200, max_texts=8, max_body=20_000, max_beam=5)
 
@@ -23,17 +23,6 @@ def translator(tmp_path_factory, device) -> Translator:
     auto's choice when it times bf16 faster, as it may on a loaded host) rounding depends on the
     batch."""
     return Translator.load(tiny_model_dir(tmp_path_factory), dtype="fp32", device=device)
-
-
-def post(app, body=None, content=None, headers=None) -> httpx.Response:
-    """One request to ``app`` through httpx's ASGI transport."""
-
-    async def send() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            return await client.post("/translate", json=body, content=content, headers=headers)
-
-    return asyncio.run(send())
 
 
 def test_translate(translator):
@@ -222,6 +211,7 @@ def test_health_and_openapi(translator):
         {"keep_numbers": False},
         {"keep_code": False},
         {"keep_links": False},
+        {"constrained_length_penalty": 1.0},
     ],
 )
 def test_search_options_per_request_are_those_of_the_python_api(translator, options):

@@ -27,7 +27,14 @@ LAYERS = [
         "fanyi.device",
     ],
     ["fanyi.model"],
-    ["fanyi.lang", "fanyi.scores", "fanyi.recase", "fanyi.numerals", "fanyi.code_spans"],
+    [
+        "fanyi.lang",
+        "fanyi.scores",
+        "fanyi.recase",
+        "fanyi.numerals",
+        "fanyi.code_spans",
+        "fanyi.links",
+    ],
     ["fanyi.data"],
     ["fanyi.data.build"],
     [

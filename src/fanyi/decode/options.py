@@ -76,6 +76,9 @@ class SearchOptions:
     keep_numbers: bool = True
     # `code` read without its backticks, given them back where a translation copies it (code_spans.py)
     keep_code: bool = True
+    # GNMT α of a search held to constraints (decode/constraints.py): one that ranks long
+    # detours high lets a phrase be forced in where it does not belong (chosen on dev)
+    constrained_length_penalty: float = 0.6
     # web and e-mail addresses copied as written: where a translation misses one, it is searched
     # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
     keep_links: bool = True
@@ -103,6 +106,10 @@ class SearchOptions:
             raise ValueError(
                 "length_penalty must be a finite number and rerank_backward a finite one ≥ 0, "
                 f"not {self.length_penalty} and {self.rerank_backward}"
+            )
+        if not math.isfinite(self.constrained_length_penalty):
+            raise ValueError(
+                f"constrained_length_penalty must be finite, not {self.constrained_length_penalty}"
             )
         if not (0 < self.temperature < math.inf and 0 < self.top_p <= 1 and self.top_k >= 0):
             raise ValueError("need a finite temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")

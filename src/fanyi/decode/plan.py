@@ -29,7 +29,8 @@ def search_held(
 ) -> list[list[Hypothesis]]:
     """``search_by_target`` without constraints first; a source whose translations miss one of
     its constraints (``held``: target prefixes and constraints) is searched again, held to them
-    (``constraints.py``), so that a translation that holds them already stays as it is."""
+    (``constraints.py``) with α ``constrained_length_penalty``, so that a translation that
+    holds them already stays as it is."""
     prefixes, constraints = held
     found = search_by_target(
         engine, text, sources, targets, options, between_steps, (prefixes, None)
@@ -41,9 +42,13 @@ def search_held(
     ]
     if missing and constraints:
         part = (prefixes and [prefixes[i] for i in missing], [constraints[i] for i in missing])
+        alpha = options.constrained_length_penalty
+        held_options = dataclasses.replace(
+            options, length_penalty=alpha, length_penalty_by_target={}
+        )
         again = search_by_target(
             engine, text, [sources[i] for i in missing], [targets[i] for i in missing],
-            options, between_steps, part,
+            held_options, between_steps, part,
         )  # fmt: skip
         for i, hypotheses in zip(missing, again, strict=True):
             found[i] = hypotheses

@@ -198,6 +198,12 @@ def target_prefixes(request: schemas.TranslateRequest) -> list[str | None]:
     return list(prefix) if isinstance(prefix, list) else [prefix] * len(request.text)
 
 
+def held_texts(request: schemas.TranslateRequest) -> list[tuple[str, str | None, Any]]:
+    """Each text with its target prefix and the phrases its translation holds."""
+    phrases = request.constraints or [None] * len(request.text)
+    return list(zip(request.text, target_prefixes(request), phrases, strict=True))
+
+
 def check_prefixes(request: schemas.TranslateRequest, limits: Limits) -> None:
     """422 for a prefix or constraints list that does not match the texts or a prefix or phrase
     that is not Unicode, 413 for one longer than a text may be."""
@@ -294,9 +300,7 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     ) -> schemas.TranslateResponse:
         """Translate ``text`` (a list); one entry per text, with its n-best candidates."""
         options, cost = admitted(request, limits, translator)
-        phrases = request.constraints or [None] * len(request.text)
-        texts = list(zip(request.text, target_prefixes(request), phrases, strict=True))
-        job = batcher.submit(texts, (request.to, options), cost)
+        job = batcher.submit(held_texts(request), (request.to, options), cost)
         work = asyncio.wait_for(job, limits.timeout)
         try:
             results = await unless_disconnected(work, http.receive)

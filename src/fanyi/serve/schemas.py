@@ -45,6 +45,9 @@ class TranslateRequest(BaseModel):
     # The search options below default to the server's (its model's); each is bounded as the
     # flag of the same name is (422 beyond: the bounds are SearchOptions').
     length_penalty: Number | None = Field(None, description="GNMT α (into every language)")
+    constrained_length_penalty: Number | None = Field(
+        None, description="GNMT α of a search held to constraints"
+    )
     rerank_backward: Number | None = Field(None, description="λ of the backward score, ≥ 0")
     max_len_a: Number | None = Field(None, description="output tokens at most a·|src| + b")
     max_len_b: StrictInt | None = Field(None, description="output tokens at most a·|src| + b")
