@@ -12,6 +12,13 @@ bank leaves empty to the best candidates left. EOS ends a hypothesis only once i
 constraint, or at its length limit; a source's results are those that met them all, or, where
 none did, those that ended at the limit.
 
+Two refinements of the paper's search. A phrase may have several spellings in pieces (as a word
+of its own, "▁https", and run on after a character, "https"), any of which meets it. And the
+first search proposes no phrase's start: a phrase is begun only where the model itself begins
+it, and then written through, which copies a long address where the model put it and only
+misspelt it; Post and Vilar's search, where a phrase may begin at any step, runs only where that
+finds fewer than the n-best.
+
 A source with constraints is searched alone, its bookkeeping on the host (k rows: a few
 transfers a step); the model's steps are ``beam.py``'s.
 """
