@@ -7,11 +7,14 @@ the lines with a number in groups of three digits ("1,400,000", read as 1400000)
 those numbers; ``--select beside-han`` the Chinese lines with a digit against a Han character
 ("2024年3月1日", read as "2024 年 3 月 1 日") and counts every number but a month's (which
 English writes as a name). Scores each set's lines (the first ``--lines``, all by default) with
-``keep_numbers`` off and on: BLEU, chrF, length ratio (sacreBLEU; tok:zh into Chinese), and the
-numbers the translation keeps (as written, or without the commas). Ends with one JSON line.
+``keep_numbers`` off and on (``hold_numbers`` off): BLEU, chrF, length ratio (sacreBLEU; tok:zh
+into Chinese), and the numbers the translation keeps (as written, or without the commas).
+``--select held`` takes every line with a number a translation keeps as digits
+(``numerals.numbers_to_hold``), counts those numbers kept as whole numbers, and compares
+``hold_numbers`` off and on instead. Ends with one JSON line.
 
     python benchmarks/numerals.py [-m MODEL] [--sources data/sources] [--threads 2]
-                                  [--dtype fp32] [--select grouped|beside-han] [--lines N]
+                                  [--dtype fp32] [--select grouped|beside-han|held] [--lines N]
 """
 
 from __future__ import annotations
@@ -22,7 +25,14 @@ from pathlib import Path
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
 from fanyi.decode.translator import Translator
-from fanyi.numerals import BESIDE_HAN, grouped_numbers, ungroup
+from fanyi.numerals import (
+    BESIDE_HAN,
+    grouped_numbers,
+    numbers_to_hold,
+    set_apart,
+    ungroup,
+    whole,
+)
 
 SETS = {  # (file, direction); dev.tsv holds newstest2017 English<TAB>Chinese, read both ways
     "newstest2017 (dev) en→zh": ("dev.tsv", "zh"),
@@ -34,13 +44,18 @@ SETS = {  # (file, direction); dev.tsv holds newstest2017 English<TAB>Chinese, r
 
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 MONTH = re.compile(r"\d+(?=\s*月)")
+OPTION = {"grouped": "keep_numbers", "beside-han": "keep_numbers", "held": "hold_numbers"}
+ARMS = {"keep_numbers": ("as_written", "plain_digits"), "hold_numbers": ("free", "held")}
 
 
-def numbers_of(source: str, select: str) -> list[str]:
-    """The numbers of ``source`` that ``select`` counts: its grouped ones, or every number of
-    its plain digits but a month's."""
+def numbers_of(source: str, to: str, select: str) -> list[str]:
+    """The numbers of ``source`` (translated into ``to``) that ``select`` counts: its grouped
+    ones, those a translation keeps as digits (``held``), or every number of its plain digits
+    but a month's."""
     if select == "grouped":
         return grouped_numbers(source)
+    if select == "held":
+        return numbers_to_hold(set_apart(ungroup(source)), "zh" if to == "en" else "en")
     return NUMBER.findall(MONTH.sub("", ungroup(source)))
 
 
@@ -49,34 +64,41 @@ def with_numbers(path: Path, to: str, select: str) -> list[tuple[str, str]]:
     side not in ``to``) holds a number that ``select`` takes."""
     rows = [line.split("\t") for line in read_lines(str(path))]
     pairs = [(en, zh) if to == "zh" else (zh, en) for en, zh, *_ in rows]
-    if select == "grouped":
-        return [(source, ref) for source, ref in pairs if grouped_numbers(source)]
-    return [(source, ref) for source, ref in pairs if BESIDE_HAN.search(source)]
+    if select == "beside-han":
+        return [(source, ref) for source, ref in pairs if BESIDE_HAN.search(source)]
+    return [(source, ref) for source, ref in pairs if numbers_of(source, to, select)]
 
 
-def kept(source: str, translation: str, select: str) -> int:
-    """How many of ``source``'s numbers ``translation`` holds, as written or without commas."""
+def kept(source: str, translation: str, to: str, select: str) -> int:
+    """How many of ``source``'s numbers ``translation`` holds: as written or without commas, or
+    (``held``) as whole numbers."""
     plain = translation.replace(",", "")
-    return sum(n in translation or n.replace(",", "") in plain for n in numbers_of(source, select))
+    numbers = numbers_of(source, to, select)
+    if select == "held":
+        return sum(whole(n, plain) for n in numbers)
+    return sum(n in translation or n.replace(",", "") in plain for n in numbers)
 
 
 def score_both(translator: Translator, pairs: list[tuple[str, str]], to: str, select: str) -> dict:
-    """The lines' scores with ``keep_numbers`` off and on, and the numbers each keeps."""
+    """The lines' scores with the option ``select`` weighs off and on, and the numbers each
+    keeps."""
     sources, refs = [s for s, _ in pairs], [r for _, r in pairs]
-    total = sum(len(numbers_of(s, select)) for s in sources)
+    total = sum(len(numbers_of(s, to, select)) for s in sources)
     result: dict = {"lines": len(pairs), "numbers": total}
     if not pairs:  # newstest2020's Chinese writes no grouped number; English no Han
         return result
-    for key, keep in (("as_written", False), ("plain_digits", True)):
-        hypotheses = translator(sources, to=to, keep_numbers=keep)
-        numbers = sum(kept(s, h, select) for s, h in zip(sources, hypotheses, strict=True))
+    option = OPTION[select]
+    fixed = {} if option == "hold_numbers" else {"hold_numbers": False}
+    for key, on in zip(ARMS[option], (False, True), strict=True):
+        hypotheses = translator(sources, to=to, **{option: on}, **fixed)
+        numbers = sum(kept(s, h, to, select) for s, h in zip(sources, hypotheses, strict=True))
         result[key] = scored(hypotheses, refs, to) | {"numbers_kept": numbers}
     return result
 
 
 def main() -> None:
     parser = off_and_on_parser(__doc__.splitlines()[0])
-    parser.add_argument("--select", choices=["grouped", "beside-han"], default="grouped")
+    parser.add_argument("--select", choices=list(OPTION), default="grouped")
     parser.add_argument("--lines", type=int, default=0, help="first N lines a set; 0 = all")
     args = parser.parse_args()
     translator = off_and_on_translator(args)

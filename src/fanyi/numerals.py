@@ -9,6 +9,9 @@ translation writes another way (140万, "1.4 million") stays as the model wrote 
 digits written against Han characters ("2024年3月1日") are pieced together with them less
 well than digits set apart by spaces, as much of the news text writes them ("2024 年 3 月 1
 日"): into English the first came out "March 1, 24", the second "March 1, 2024" (``set_apart``).
+And where a translation leaves out a number of its source ("May 2023" for 2023年5月12日, 1299元 for
+$1,299.99), the translator holds it to the numbers a translation keeps as digits
+(``numbers_to_hold``; ``decode/constraints.py``).
 """
 
 from __future__ import annotations
@@ -46,6 +49,33 @@ def regroup(translation: str, numbers: list[str]) -> str:
     return translation
 
 
+NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
+# numbers a translation may write another way: before a unit of magnitude (500万 is "5 million",
+# "5 million" 500万) or a Chinese month (English names it)
+WRITTEN_OTHERWISE = {
+    "zh": re.compile(r"\d+(?:\.\d+)?(?=\s*(?:月|十|百|千|万|亿|多|余))"),
+    "en": re.compile(
+        r"\d+(?:\.\d+)?(?=\s*(?:hundred|thousand|million|billion|trillion|m|bn)\b)", re.I
+    ),
+}
+
+
+def numbers_to_hold(text: str, lang: str) -> list[str]:
+    """The numbers of ``text`` (in ``lang``, as the model reads it: plain digits) that a
+    translation writes as the same digits, each once: not those before a unit of magnitude or a
+    Chinese month."""
+    otherwise = WRITTEN_OTHERWISE.get(lang)
+    kept = otherwise.sub(" ", text) if otherwise else text
+    return list(dict.fromkeys(NUMBER.findall(kept)))
+
+
 def set_apart(text: str) -> str:
     """``text`` with a space between each digit and a Han character that touch."""
     return BESIDE_HAN.sub(" ", text)
+
+
+def whole(phrase: str, text: str) -> bool:
+    """Whether ``text`` holds ``phrase``, a number only as a whole number ("12" not in 2012)."""
+    start = r"(?<![\d.])" if phrase[:1].isdigit() else ""
+    end = r"(?![\d.]*\d)" if phrase[-1:].isdigit() else ""
+    return re.search(start + re.escape(phrase) + end, text) is not None

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import run_benchmark
 from fanyi import Translator
+from fanyi.numerals import whole
 from fanyi.serve import Limits, create_app
 from tiny_translator import post, tiny_model_dir
 
@@ -54,6 +55,18 @@ def test_a_link_is_copied_as_written(translator):
     assert "tom.smith@example.com" in translator(LINK, to="zh")
     options = translator.options
     assert options.keep_links and translator.translate([LINK], to="zh", keep_links=False)
+
+
+@pytest.mark.parametrize(
+    "text, to, numbers",
+    [
+        ("会议于2023年举行。", "en", ["2023"]),
+        ("The price is $1,299.99.", "zh", ["1,299.99"]),
+    ],
+)
+def test_each_number_a_translation_keeps_as_digits_is_held(translator, text, to, numbers):
+    translation = translator(text, to=to)
+    assert all(whole(n, translation) for n in numbers), translation
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.numerals import grouped_numbers, regroup, set_apart, ungroup
+from fanyi.numerals import grouped_numbers, numbers_to_hold, regroup, set_apart, ungroup, whole
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,23 @@ def test_ungroup_then_regroup_gives_the_text_back():
 )
 def test_set_apart_puts_a_space_between_digits_and_han_characters(text, apart):
     assert set_apart(text) == apart
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "held"),
+    [
+        ("气温在 2023 年 5 月 12 日升至 38.5°C。", "zh", ["2023", "12", "38.5"]),  # not the month
+        ("500 万人和 3 亿元，20 多人", "zh", []),  # 5 million, 300 million, "over 20"
+        ("The price is $1299.99 for 2 of them.", "en", ["1299.99", "2"]),
+        ("5 million people, 3.5bn dollars, 7 Million", "en", []),
+        ("Version 1.2.3, at 10:30, in 2019 and 2019 again.", "en", ["10", "30", "2019"]),
+    ],
+)
+def test_the_numbers_a_translation_keeps_as_digits_are_held(text, lang, held):
+    assert numbers_to_hold(text, lang) == held
+
+
+def test_a_number_is_held_only_as_a_whole_number():
+    assert whole("12", "on May 12, 2023") and not whole("12", "in 2012 and 120")
+    assert not whole("3.5", "3.55 or 13.5") and whole("3.5", "rose 3.5%")
+    assert whole("a@b.org", "write to a@b.org.")

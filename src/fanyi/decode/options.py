@@ -79,6 +79,9 @@ class SearchOptions:
     # GNMT α of a search held to constraints (decode/constraints.py): one that ranks long
     # detours high lets a phrase be forced in where it does not belong (chosen on dev)
     constrained_length_penalty: float = 0.6
+    # the numbers of a sentence that a translation keeps as digits (not 500万, "5 million"):
+    # where a translation misses one, it is searched again, held to them (numerals.py)
+    hold_numbers: bool = True
     # web and e-mail addresses copied as written: where a translation misses one, it is searched
     # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
     keep_links: bool = True

@@ -30,7 +30,8 @@ def search_held(
     """``search_by_target`` without constraints first; a source whose translations miss one of
     its constraints (``held``: target prefixes and constraints) is searched again, held to them
     (``constraints.py``) with α ``constrained_length_penalty``, so that a translation that
-    holds them already stays as it is."""
+    holds them already stays as it is; the free translation stays too where the held one does
+    not hold them as text either (a number run into other digits: "31299.99" for 1299.99)."""
     prefixes, constraints = held
     found = search_by_target(
         engine, text, sources, targets, options, between_steps, (prefixes, None)
@@ -51,7 +52,8 @@ def search_held(
             held_options, between_steps, part,
         )  # fmt: skip
         for i, hypotheses in zip(missing, again, strict=True):
-            found[i] = hypotheses
+            if all(text.holds(h.tokens, constraints[i]) for h in hypotheses):
+                found[i] = hypotheses
     return found
 
 

@@ -3,6 +3,7 @@ tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -21,7 +22,7 @@ from ..lang import (
     split_sentences,
 )
 from ..links import links
-from ..numerals import grouped_numbers, set_apart, ungroup
+from ..numerals import grouped_numbers, numbers_to_hold, set_apart, ungroup, whole
 from ..recase import read_headlines, read_lowercase
 from ..sections import Checkpoint
 from .constraints import Spellings
@@ -46,11 +47,13 @@ class Reading(NamedTuple):
 
 class Held(NamedTuple):
     """What a translation is held to, besides its source: a target prefix it starts with, and
-    phrases (``phrases``; the source's links with ``links``) it holds (``constraints.py``)."""
+    phrases it holds (``constraints.py``): the user's (``phrases``), each sentence's addresses
+    (``links``) and its numbers that a translation keeps as digits (``numbers``)."""
 
     prefix: str | None = None
     phrases: Sequence[str] = ()
     links: bool = False
+    numbers: bool = False
 
 
 NOTHING_HELD = Held()
@@ -183,11 +186,20 @@ class SourceText:
         """The target ids a translation into ``to`` must start with (none for None or "")."""
         return self.target_ids(prefix, to) if prefix else []
 
+    def _held_in(self, sentence: str, to: str, held: Held) -> list[str]:
+        """The addresses (``held.links``) and numbers (``held.numbers``) of ``sentence``; a
+        number inside an address is held by it."""
+        addresses = links(sentence) if held.links else []
+        if not held.numbers:
+            return addresses
+        outside = functools.reduce(lambda text, a: text.replace(a, " "), addresses, sentence)
+        return [*addresses, *numbers_to_hold(outside, self.languages.source_of(to))]
+
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, however
         it spelt them in pieces."""
         text = self.tgt_vocab.decode(tokens)
-        return all(self.tgt_vocab.decode(forms[0]).strip() in text for forms in phrases)
+        return all(whole(self.tgt_vocab.decode(forms[0]).strip(), text) for forms in phrases)
 
     def constraint(self, phrase: str, to: str) -> Spellings:
         """The ways a translation into ``to`` may spell ``phrase`` in target ids: as a word of
@@ -218,7 +230,8 @@ class SourceText:
         self, read: str, to: str, options: SearchOptions, held: Held
     ) -> tuple[list[list[int]], list[list[Spellings]]]:
         """The pieces of ``read`` and the constraints of each: the user's phrases (a text of
-        one sentence, one piece) and the links of its sentence (a sentence in one piece)."""
+        one sentence, one piece), and the addresses and numbers of its sentence (a sentence in
+        one piece)."""
         sentences, phrases = self._cut(read, to, options), list(held.phrases)
         if phrases and len(sentences) > 1:
             raise ValueError(f"they hold for one sentence; this text has {len(sentences)}")
@@ -228,7 +241,7 @@ class SourceText:
             fit = self.fitting(sentence, to, options)
             if phrases and len(fit) > 1:
                 raise ValueError("the sentence is too long to hold them: it is cut in pieces")
-            wanted = [*phrases, *(links(sentence) if held.links else [])]
+            wanted = [*phrases, *self._held_in(sentence, to, held)]
             whole = [self.constraint(p, to) for p in wanted] if len(fit) == 1 else []
             pieces += fit
             constraints += [whole] + [[] for _ in fit[1:]]

@@ -107,11 +107,12 @@ class Translator:
             raise TypeError("texts must be a list of strings (call the translator with one)")
         chosen = dataclasses.replace(options or self.options, **changes)
         self.check(chosen)
-        links = chosen.keep_links and self.engine.lexical_constraints
+        can_hold = self.engine.lexical_constraints
+        links, numbers = chosen.keep_links and can_hold, chosen.hold_numbers and can_hold
         n = len(texts)
         held = zip(per_text(target_prefix, n), phrases_per_text(constraints, n), strict=True)
         work = [
-            self.text.prepare(t, to, chosen, Held(p, c, links))
+            self.text.prepare(t, to, chosen, Held(p, c, links, numbers))
             for t, (p, c) in zip(texts, held, strict=True)
         ]
         pieces = [(text, i) for text in work for i in range(len(text.pieces))]

@@ -82,6 +82,9 @@ class TranslateRequest(BaseModel):
     keep_code: StrictBool | None = Field(
         None, description="`code` read without its backticks, given them back where it is copied"
     )
+    hold_numbers: StrictBool | None = Field(
+        None, description="a translation that misses a number of its sentence held to them"
+    )
     keep_links: StrictBool | None = Field(
         None, description="web and e-mail addresses copied as written (a constrained search)"
     )
