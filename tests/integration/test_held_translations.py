@@ -69,6 +69,15 @@ def test_each_number_a_translation_keeps_as_digits_is_held(translator, text, to,
     assert all(whole(n, translation) for n in numbers), translation
 
 
+def test_what_the_translator_holds_by_itself_never_costs_a_text(translator):
+    figures = " ".join(str(1000 + i) for i in range(60))  # a table row: too many to hold
+    for text, options in [(LINK, {"sampling": True, "seed": 1}), (figures, {})]:
+        (result,) = translator.translate([text], to="zh", **options)
+        assert result.error is None and result.text, result
+    (sampled,) = translator.translate([TEXTS[0]], sampling=True, constraints=[["Tom"]])
+    assert "not sampling" in (sampled.error or "")
+
+
 @pytest.mark.parametrize(
     "text, phrases, message",
     [

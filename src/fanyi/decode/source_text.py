@@ -241,11 +241,24 @@ class SourceText:
             fit = self.fitting(sentence, to, options)
             if phrases and len(fit) > 1:
                 raise ValueError("the sentence is too long to hold them: it is cut in pieces")
-            wanted = [*phrases, *self._held_in(sentence, to, held)]
-            whole = [self.constraint(p, to) for p in wanted] if len(fit) == 1 else []
+            mine = [self.constraint(p, to) for p in phrases]
+            found = self._found(sentence, to, held) if len(fit) == 1 else []
             pieces += fit
-            constraints += [whole] + [[] for _ in fit[1:]]
+            constraints += [mine + found] + [[] for _ in fit[1:]]
         return pieces, constraints
+
+    def _found(self, sentence: str, to: str, held: Held) -> list[Spellings]:
+        """The addresses and numbers of ``sentence`` as constraints, leaving out one that cannot
+        be spelt, and all where they would fill more than half the model's positions (a table
+        of figures): a text is not lost to constraints it did not ask for."""
+        found = []
+        for phrase in self._held_in(sentence, to, held):
+            try:
+                found.append(self.constraint(phrase, to))
+            except ValueError:
+                continue
+        most = self.model.max_len // 2
+        return found if sum(max(map(len, forms)) for forms in found) <= most else []
 
     def fitting(self, sentence: str, to: str, options: SearchOptions) -> list[list[int]]:
         """The ids of ``sentence``, cut (``long_input: split``) into near-equal pieces that each

@@ -107,7 +107,7 @@ class Translator:
             raise TypeError("texts must be a list of strings (call the translator with one)")
         chosen = dataclasses.replace(options or self.options, **changes)
         self.check(chosen)
-        can_hold = self.engine.lexical_constraints
+        can_hold = self.engine.lexical_constraints and not chosen.sampling
         links, numbers = chosen.keep_links and can_hold, chosen.hold_numbers and can_hold
         n = len(texts)
         held = zip(per_text(target_prefix, n), phrases_per_text(constraints, n), strict=True)
