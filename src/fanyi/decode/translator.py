@@ -109,8 +109,10 @@ class Translator:
         self.check(chosen)
         can_hold = self.engine.lexical_constraints and not chosen.sampling
         links, numbers = chosen.keep_links and can_hold, chosen.hold_numbers and can_hold
-        n = len(texts)
-        held = zip(per_text(target_prefix, n), phrases_per_text(constraints, n), strict=True)
+        n, phrases = len(texts), phrases_per_text(constraints, len(texts))
+        if chosen.sampling and any(phrases):
+            raise ValueError("constraints need beam search (or greedy decoding), not sampling")
+        held = zip(per_text(target_prefix, n), phrases, strict=True)
         work = [
             self.text.prepare(t, to, chosen, Held(p, c, links, numbers))
             for t, (p, c) in zip(texts, held, strict=True)
