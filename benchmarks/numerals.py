@@ -8,7 +8,8 @@ those numbers; ``--select beside-han`` the Chinese lines with a digit against a 
 ("2024年3月1日", read as "2024 年 3 月 1 日") and counts every number but a month's (which
 English writes as a name). Scores each set's lines (the first ``--lines``, all by default) with
 ``keep_numbers`` off and on (``hold_numbers`` off): BLEU, chrF, length ratio (sacreBLEU; tok:zh
-into Chinese), and the numbers the translation keeps (as written, or without the commas).
+into Chinese), the numbers the translation keeps (as written, or without the commas) and the
+seconds it took.
 ``--select held`` takes every line with a number a translation keeps as digits
 (``numerals.numbers_to_hold``), counts those numbers kept as whole numbers, and compares
 ``hold_numbers`` off and on instead. Ends with one JSON line.
@@ -20,6 +21,7 @@ into Chinese), and the numbers the translation keeps (as written, or without the
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
@@ -90,9 +92,11 @@ def score_both(translator: Translator, pairs: list[tuple[str, str]], to: str, se
     option = OPTION[select]
     fixed = {} if option == "hold_numbers" else {"hold_numbers": False}
     for key, on in zip(ARMS[option], (False, True), strict=True):
+        start = time.perf_counter()
         hypotheses = translator(sources, to=to, **{option: on}, **fixed)
+        seconds = round(time.perf_counter() - start, 2)
         numbers = sum(kept(s, h, to, select) for s, h in zip(sources, hypotheses, strict=True))
-        result[key] = scored(hypotheses, refs, to) | {"numbers_kept": numbers}
+        result[key] = scored(hypotheses, refs, to) | {"numbers_kept": numbers, "seconds": seconds}
     return result
 
 

@@ -126,6 +126,7 @@ def test_the_http_api_holds_each_text_to_its_phrases(translator):
         ({"constraints": [["x" * 201], None]}, 413, "constraints[0] has 201 characters"),
         ({"constraints": [["Tom"], [""]]}, 422, "text[1]: constraints: '' holds no text"),
         ({"constraints": [["Tom"], [3]]}, 422, "constraints"),
+        ({"constraints": [["Tom"], None], "sampling": True}, 422, "not sampling"),
     ]:
         response = post(app, {"text": TEXTS, **body})
         assert response.status_code == status and message in response.text, response.text

@@ -15,7 +15,7 @@ from .rerank import backward_scores, rerank
 from .source_text import SourceText
 
 # per source, its target prefix and its constraints (target ids; None: none for any source)
-Held = tuple[list[list[int]] | None, list[list[Spellings]] | None]
+HeldIds = tuple[list[list[int]] | None, list[list[Spellings]] | None]
 
 
 def search_held(
@@ -25,7 +25,7 @@ def search_held(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
-    held: Held = (None, None),
+    held: HeldIds = (None, None),
 ) -> list[list[Hypothesis]]:
     """``search_by_target`` without constraints first; a source whose translations miss one of
     its constraints (``held``: target prefixes and constraints) is searched again, held to them
@@ -64,7 +64,7 @@ def search_by_target(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
-    held: Held = (None, None),
+    held: HeldIds = (None, None),
 ) -> list[list[Hypothesis]]:
     """Decode all together, or each target language apart where its α, λ, β or suppressed
     pieces differ (each source through its target prefix, holding its constraints: ``held``)."""
@@ -93,7 +93,7 @@ def search(
     targets: list[str],
     options: SearchOptions,
     between_steps: StepHook,
-    held: Held = (None, None),
+    held: HeldIds = (None, None),
 ) -> list[list[Hypothesis]]:
     """The search ``options`` ask for (``held``: each source's target prefix and constraints);
     with ``rerank_backward`` (beam search), every hypothesis of the beam, reranked by

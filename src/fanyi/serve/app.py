@@ -190,6 +190,8 @@ def check_limits(
     if request.to is not None and request.to not in translator.targets:
         raise HTTPException(422, f"this model translates into {', '.join(translator.targets)}")
     check_prefixes(request, limits)
+    if options.sampling and any(request.constraints or []):  # before it shares a batch
+        raise HTTPException(422, "constraints need beam search (or greedy decoding), not sampling")
 
 
 def target_prefixes(request: schemas.TranslateRequest) -> list[str | None]:
