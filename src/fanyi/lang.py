@@ -230,6 +230,9 @@ _HALF_WIDTH_ENDS = ".!?"  # end one before a space, a Han character or the end o
 _CLOSERS = "\"'”’」』）)】》〉]"  # closing quotes and brackets stay with their sentence
 _END = re.compile(f"[{_FULL_WIDTH_ENDS}{re.escape(_HALF_WIDTH_ENDS)}]+[{re.escape(_CLOSERS)}]*")
 _CLAUSE_END = re.compile(r"(?<=[;；])\s*")
+# What may stand before the period of a list item's marker ("1. Open the file.", "iv. Check",
+# "2.实地巡查"): a sentence so far only this has not ended
+_ENUMERATOR = re.compile(r"\s*(\d{1,3}|[ivx]{1,4})", re.IGNORECASE)
 # Words that end in a period without ending the sentence (lower case, without the final dot).
 ABBREVIATIONS = {
     "en": frozenset(
@@ -276,14 +279,16 @@ def split_sentences(text: str, lang: str, long: int = LONG_SENTENCE) -> list[str
     """The sentences of ``text`` (in language ``lang``), in order, stripped; [] for a blank text.
 
     A sentence ends at 。！？ and, before a space, a Han character or the end, at . ! ? (not in
-    3.5, after an abbreviation of ``lang`` or an initial such as "Mr." or "J.", nor before a
-    lower-case word); closing quotes and brackets stay with it. A sentence over ``long`` units
+    3.5, after an abbreviation of ``lang``, an initial such as "Mr." or "J." or a list item's
+    number, "1." or "iv.", nor before a lower-case word); closing quotes and brackets stay
+    with it. A sentence over ``long`` units
     is also cut after its semicolons (；;), into pieces of at most ``long`` units where it can.
     """
     abbreviations = ABBREVIATIONS.get(lang, _ANY_ABBREVIATION)
     sentences, start = [], 0
     for match in _END.finditer(text):
-        if _ends_sentence(text, match, abbreviations):
+        enumerator = match.group() == "." and _ENUMERATOR.fullmatch(text, start, match.start())
+        if not enumerator and _ends_sentence(text, match, abbreviations):
             sentences.append(text[start : match.end()])
             start = match.end()
     sentences.append(text[start:])

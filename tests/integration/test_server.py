@@ -210,6 +210,7 @@ def test_health_and_openapi(translator):
         {"recase_headlines": False},
         {"keep_numbers": False},
         {"keep_code": False},
+        {"keep_list_markers": False},
         {"keep_links": False},
         {"hold_numbers": False},
         {"constrained_length_penalty": 1.0},

@@ -34,6 +34,7 @@ LAYERS = [
         "fanyi.numerals",
         "fanyi.code_spans",
         "fanyi.links",
+        "fanyi.list_markers",
     ],
     ["fanyi.data"],
     ["fanyi.data.build"],

@@ -105,6 +105,12 @@ def test_tags_tokenizers_and_joining():
         ("J. K. Rowling wrote it.", ["J. K. Rowling wrote it."]),
         ("Bring fruit, e.g. apples. Thanks.", ["Bring fruit, e.g. apples.", "Thanks."]),
         ("Wait... what? No!", ["Wait... what?", "No!"]),
+        # a list item's number is no sentence: "1." alone came out 1。
+        ("1. Open the file. Then save it.", ["1. Open the file.", "Then save it."]),
+        ("iv. Check the cable.", ["iv. Check the cable."]),
+        ("2.实地巡查。至9月底", ["2.实地巡查。", "至9月底"]),
+        ("It was 1999. Then it was 2000.", ["It was 1999.", "Then it was 2000."]),
+        ("Chapter 12. Results", ["Chapter 12.", "Results"]),
         (
             "Herr Dr. Müller kommt um 3 Uhr. Er ist pünktlich.",
             ["Herr Dr. Müller kommt um 3 Uhr.", "Er ist pünktlich."],

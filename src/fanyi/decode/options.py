@@ -76,6 +76,9 @@ class SearchOptions:
     keep_numbers: bool = True
     # `code` read without its backticks, given them back where a translation copies it (code_spans.py)
     keep_code: bool = True
+    # a list item's marker ("1. ", "a) ", "一、") read apart from the item and written back in
+    # front of its translation (list_markers.py)
+    keep_list_markers: bool = True
     # GNMT α of a search held to constraints (decode/constraints.py): one that ranks long
     # detours high lets a phrase be forced in where it does not belong (chosen on dev)
     constrained_length_penalty: float = 0.6

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..code_spans import requote
+from ..lang import LATIN_SCRIPT, script_of
+from ..list_markers import NO_MARKER, Marker, write_marker
 from ..numerals import regroup
 from .constraints import Spellings
 from .hypothesis import Cancelled, Hypothesis
@@ -32,6 +34,7 @@ class Pending:
     code: list[str] = field(default_factory=list)  # `code` spans given back (code_spans.py)
     # per piece, the target phrases (ids) its translation holds (constraints.py)
     constraints: list[list[Spellings]] = field(default_factory=list)
+    marker: Marker = NO_MARKER  # the list marker written back in front (list_markers.py)
 
     @property
     def ready(self) -> bool:
@@ -39,8 +42,9 @@ class Pending:
 
     def written_back(self, translation: str) -> str:
         """``translation`` with the source's grouped numbers and inline code written as the
-        source wrote them, where it holds them as the model read them."""
-        return requote(regroup(translation, self.numbers), self.code)
+        source wrote them, where it holds them as the model read them, after its list marker."""
+        written = requote(regroup(translation, self.numbers), self.code)
+        return write_marker(self.marker, written, script_of(self.to) == LATIN_SCRIPT)
 
 
 Piece = tuple[Pending, int]  # a text and the index of one of its pieces

@@ -3,6 +3,7 @@ tagged ``<2xx>`` when the model translates both ways, and in pieces that fit its
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from ..lang import (
     split_sentences,
 )
 from ..links import links
+from ..list_markers import NO_MARKER, Marker, list_marker
 from ..numerals import grouped_numbers, numbers_to_hold, set_apart, ungroup, whole
 from ..recase import read_headlines, read_lowercase
 from ..sections import Checkpoint
@@ -43,6 +45,7 @@ class Reading(NamedTuple):
     text: str
     numbers: list[str]  # in groups of three digits ("1,400,000")
     code: list[str]  # inline code, backticks included
+    marker: Marker = NO_MARKER  # the list marker the text starts with
 
 
 class Held(NamedTuple):
@@ -118,15 +121,17 @@ class SourceText:
 
     def reading(self, text: str, to: str, options: SearchOptions) -> Reading:
         """``text`` as the model reads it (normalised as the source side of the training data;
+        with ``keep_list_markers``, without the list marker it starts with, ``list_markers.py``;
         with ``keep_code``, inline code without its backticks, ``code_spans.py``; with
         ``keep_numbers``, numbers as plain digits set apart from Han characters,
         ``numerals.py``), and what its translation writes back."""
         text = self.normalized(text, to)
+        marker, text = list_marker(text) if options.keep_list_markers else (NO_MARKER, text)
         code = code_spans(text) if options.keep_code else []
         text = unquote(text) if options.keep_code else text
         numbers = grouped_numbers(text) if options.keep_numbers else []
         text = set_apart(ungroup(text)) if options.keep_numbers else text
-        return Reading(text, numbers, code)
+        return Reading(text, numbers, code, marker)
 
     def sentences(self, text: str, to: str, options: SearchOptions) -> list[str]:
         """``text`` as the model reads it (``reading``), cut into sentences
@@ -152,6 +157,8 @@ class SourceText:
         error, forced = unicode_problem(text), []
         pieces: list[list[int]] = []
         phrases: list[list[Spellings]] = []
+        if held.prefix:  # the translation starts with the user's prefix, not a marker
+            options = dataclasses.replace(options, keep_list_markers=False)
         read = Reading("", [], []) if error else self.reading(text, lang, options)
         try:
             if not error:
@@ -164,7 +171,7 @@ class SourceText:
             forced = self.target_prefix(held.prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        args = (error, forced, read.numbers, read.code, phrases)
+        args = (error, forced, read.numbers, read.code, phrases, read.marker)
         return Pending(text, lang, pieces, [None] * len(pieces), *args)
 
     def target_ids(self, text: str, to: str) -> list[int]:

@@ -82,6 +82,9 @@ class TranslateRequest(BaseModel):
     keep_code: StrictBool | None = Field(
         None, description="`code` read without its backticks, given them back where it is copied"
     )
+    keep_list_markers: StrictBool | None = Field(
+        None, description="a list item's marker (1. a) 一、) read apart, written back in front"
+    )
     hold_numbers: StrictBool | None = Field(
         None, description="a translation that misses a number of its sentence held to them"
     )
