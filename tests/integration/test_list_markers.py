@@ -46,7 +46,11 @@ def test_off_or_under_a_target_prefix_the_marker_is_read_with_the_item(translato
 def test_the_benchmark_translates_list_items_three_ways(tmp_path_factory, tmp_path):
     news = tmp_path / "wmt-news"
     news.mkdir()
-    rows = [("1. Tom is here.", "1.汤姆在这里。"), ("He left.", "他走了。"), ("We ate.", "我们吃了。")]
+    rows = [
+        ("1. Tom is here.", "1.汤姆在这里。"),
+        ("He left.", "他走了。"),
+        ("We ate.", "我们吃了。"),
+    ]
     (news / "dev.tsv").write_text("".join(f"{en}\t{zh}\tnt17\n" for en, zh in rows), "utf-8")
     model = tiny_model_dir(tmp_path_factory)
     args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1", "--lines", "2"]
