@@ -183,6 +183,24 @@ def to_simplified(text: str, config: str = "t2s") -> str:
     return _converter(config).convert(text)
 
 
+# Chinese in Traditional characters, by name: OpenCC's configuration from Simplified
+TRADITIONAL = {
+    "hant": "s2t",  # OpenCC's standard Traditional characters
+    "tw": "s2twp",  # Taiwan's characters and words (软件 → 軟體, 鼠标 → 滑鼠)
+    "hk": "s2hk",  # Hong Kong's characters
+}
+
+
+def to_traditional(text: str, script: str, kept: Sequence[str] = ()) -> str:
+    """Simplified → Traditional Chinese ``script`` (a key of TRADITIONAL) with OpenCC, leaving
+    the spans ``kept`` (what a translation writes as its source did: inline code) as they are."""
+    convert = _converter(TRADITIONAL[script]).convert
+    if not kept:
+        return convert(text)
+    parts = re.split(f"({'|'.join(map(re.escape, kept))})", text)
+    return "".join(part if n % 2 else convert(part) for n, part in enumerate(parts))
+
+
 @dataclass(frozen=True)
 class Normalizer:
     """The cleaning of one language's text; ``apply`` also says which steps changed it.

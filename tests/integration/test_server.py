@@ -211,6 +211,7 @@ def test_health_and_openapi(translator):
         {"keep_numbers": False},
         {"keep_code": False},
         {"keep_list_markers": False},
+        {"chinese_script": "tw"},
         {"keep_links": False},
         {"hold_numbers": False},
         {"constrained_length_penalty": 1.0},

@@ -94,6 +94,27 @@ def test_the_translation_starts_as_asked(translator):
         browser.close()
 
 
+def test_chinese_in_the_characters_asked_for(translator):
+    sentence, prefix = "Tom is here.", "这个软件"
+    expected = translator.translate(
+        [sentence], to="zh", beam=2, target_prefix=prefix, chinese_script="tw"
+    )[0].text
+    assert expected.startswith("這個軟體"), expected  # Taiwan's characters and words
+    with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_function("document.querySelectorAll('#direction option').length === 3")
+        page.fill("#source", sentence)
+        page.select_option("#direction", "zh")
+        page.select_option("#chinese", "tw")
+        page.fill("#prefix", prefix)
+        page.click("#translate")
+        page.wait_for_function("document.getElementById('translation').textContent !== ''")
+        assert page.text_content("#translation") == expected
+        browser.close()
+
+
 def test_errors_are_shown_not_thrown(translator):
     with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)

@@ -17,6 +17,7 @@ from fanyi.lang import (
     split_tag,
     squeeze_whitespace,
     to_simplified,
+    to_traditional,
 )
 
 
@@ -37,6 +38,16 @@ def test_nfkc_composes_across_kept_punctuation():
 
 def test_whitespace_runs_become_one_space():
     assert squeeze_whitespace("  a\t b\u3000\u00a0c\u200b d \r") == "a b c d"
+
+
+def test_simplified_to_each_traditional_script_leaving_the_kept_spans():
+    text = "这个软件需要鼠标和内存。"
+    assert to_traditional(text, "hant") == "這個軟件需要鼠標和內存。"
+    assert to_traditional(text, "tw") == "這個軟體需要滑鼠和記憶體。"  # Taiwan's words
+    assert to_traditional(text, "hk") == "這個軟件需要鼠標和內存。"
+    code = '`print("你好")`'
+    assert to_traditional(f"请用 {code} 问好。", "hant", [code]) == f"請用 {code} 問好。"
+    assert to_simplified(to_traditional(text, "hant")) == text
 
 
 def test_traditional_to_simplified():

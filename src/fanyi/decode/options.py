@@ -21,6 +21,7 @@ MAX_THREADS = 1024
 Dtype = Literal["fp32", "bf16", "int8"]
 DtypeChoice = Literal["auto", "fp32", "bf16", "int8"]
 LongInput = Literal["error", "split"]
+ChineseScript = Literal["hans", "hant", "tw", "hk"]
 DTYPES: list[Dtype] = ["fp32", "bf16", "int8"]
 
 
@@ -89,6 +90,9 @@ class SearchOptions:
     # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
     keep_links: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
+    # the characters of a translation into Chinese: hans (Simplified, as the model writes them),
+    # hant (Traditional), tw (Taiwan's characters and words), hk (Hong Kong's); OpenCC (lang.py)
+    chinese_script: ChineseScript = "hans"
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 
     def __post_init__(self) -> None:
@@ -138,6 +142,10 @@ class SearchOptions:
             raise ValueError(f"script_penalty (and by target) must be finite and ≥ 0: {betas}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
+        if self.chinese_script not in ("hans", "hant", "tw", "hk"):
+            raise ValueError(
+                f"chinese_script must be hans, hant, tw or hk, not {self.chinese_script!r}"
+            )
 
     @property
     def per_target(self) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..code_spans import requote
-from ..lang import LATIN_SCRIPT, script_of
+from ..lang import CHINESE, LATIN_SCRIPT, script_of, to_traditional
 from ..list_markers import NO_MARKER, Marker, write_marker
 from ..numerals import regroup
 from .constraints import Spellings
@@ -35,6 +35,7 @@ class Pending:
     # per piece, the target phrases (ids) its translation holds (constraints.py)
     constraints: list[list[Spellings]] = field(default_factory=list)
     marker: Marker = NO_MARKER  # the list marker written back in front (list_markers.py)
+    chinese_script: str = "hans"  # the characters a translation into Chinese is written in
 
     @property
     def ready(self) -> bool:
@@ -42,9 +43,13 @@ class Pending:
 
     def written_back(self, translation: str) -> str:
         """``translation`` with the source's grouped numbers and inline code written as the
-        source wrote them, where it holds them as the model read them, after its list marker."""
+        source wrote them, where it holds them as the model read them, after its list marker;
+        into Chinese, in the characters of ``chinese_script`` (the code as written)."""
         written = requote(regroup(translation, self.numbers), self.code)
-        return write_marker(self.marker, written, script_of(self.to) == LATIN_SCRIPT)
+        written = write_marker(self.marker, written, script_of(self.to) == LATIN_SCRIPT)
+        if self.to != CHINESE or self.chinese_script == "hans":
+            return written
+        return to_traditional(written, self.chinese_script, self.code)
 
 
 Piece = tuple[Pending, int]  # a text and the index of one of its pieces

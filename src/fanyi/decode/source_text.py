@@ -171,8 +171,8 @@ class SourceText:
             forced = self.target_prefix(held.prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        args = (error, forced, read.numbers, read.code, phrases, read.marker)
-        return Pending(text, lang, pieces, [None] * len(pieces), *args)
+        written = (read.numbers, read.code, phrases, read.marker, options.chinese_script)
+        return Pending(text, lang, pieces, [None] * len(pieces), error, forced, *written)
 
     def target_ids(self, text: str, to: str) -> list[int]:
         """The target ids of ``text`` in a translation into ``to``: normalised as the target

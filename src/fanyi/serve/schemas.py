@@ -82,6 +82,10 @@ class TranslateRequest(BaseModel):
     keep_code: StrictBool | None = Field(
         None, description="`code` read without its backticks, given them back where it is copied"
     )
+    chinese_script: Literal["hans", "hant", "tw", "hk"] | None = Field(
+        None,
+        description="into Chinese: Simplified (hans), Traditional (hant), Taiwan's, Hong Kong's",
+    )
     keep_list_markers: StrictBool | None = Field(
         None, description="a list item's marker (1. a) 一、) read apart, written back in front"
     )

@@ -63,6 +63,7 @@ async function translate(event) {
   const body = { text: [text], attention: true };
   if (Number($("beam").value)) body.beam = Number($("beam").value);
   if ($("direction").value) body.to = $("direction").value;
+  if ($("chinese").value !== "hans") body.chinese_script = $("chinese").value;
   if ($("prefix").value.trim()) body.target_prefix = $("prefix").value.trim();
   $("status").textContent = "translating…";
   $("translate").disabled = true;
