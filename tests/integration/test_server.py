@@ -242,6 +242,7 @@ def test_search_options_per_request_are_those_of_the_python_api(translator, opti
         ({"target_script_only": "no"}, "valid boolean"),
         ({"allowed_softmax": 1}, "valid boolean"),
         ({"script_penalty": -1}, "script_penalty (and by target) must be finite and ≥ 0"),
+        ({"chinese_script": "zh-TW"}, "'hans', 'hant', 'tw' or 'hk'"),
     ],
 )
 def test_bad_search_options_are_422_with_the_flag_s_bounds(translator, options, message):
