@@ -299,8 +299,8 @@ def split_sentences(text: str, lang: str, long: int = LONG_SENTENCE) -> list[str
     A sentence ends at 。！？ and, before a space, a Han character or the end, at . ! ? (not in
     3.5, after an abbreviation of ``lang``, an initial such as "Mr." or "J." or a list item's
     number, "1." or "iv.", nor before a lower-case word); closing quotes and brackets stay
-    with it. A sentence over ``long`` units
-    is also cut after its semicolons (；;), into pieces of at most ``long`` units where it can.
+    with it. A sentence over ``long`` units is also cut after its semicolons (；;), into pieces
+    of at most ``long`` units where it can.
     """
     abbreviations = ABBREVIATIONS.get(lang, _ANY_ABBREVIATION)
     sentences, start = [], 0
