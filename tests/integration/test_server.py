@@ -214,6 +214,7 @@ def test_health_and_openapi(translator):
         {"chinese_script": "tw"},
         {"keep_links": False},
         {"hold_numbers": False},
+        {"hold_dates": False},
         {"constrained_length_penalty": 1.0},
     ],
 )

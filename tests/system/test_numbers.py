@@ -32,4 +32,6 @@ def test_a_year_against_han_characters_comes_back_whole(translator):
     """Read against the characters, 2024年 came out "24" (the first two digits lost)."""
     source = "会议将于2024年3月1日举行。"
     assert "2024" in translator(source, to="en")
-    assert "2024" not in translator(source, to="en", keep_numbers=False, hold_numbers=False)
+    assert "2024" not in translator(
+        source, to="en", keep_numbers=False, hold_numbers=False, hold_dates=False
+    )

@@ -35,6 +35,7 @@ LAYERS = [
         "fanyi.code_spans",
         "fanyi.links",
         "fanyi.list_markers",
+        "fanyi.dates",
     ],
     ["fanyi.data"],
     ["fanyi.data.build"],

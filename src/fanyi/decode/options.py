@@ -86,6 +86,9 @@ class SearchOptions:
     # the numbers of a sentence that a translation keeps as digits (not 500万, "5 million"):
     # where a translation misses one, it is searched again, held to them (numerals.py)
     hold_numbers: bool = True
+    # a Chinese date, into English, held to as English writes it (8月11日 "August 11"; dates.py):
+    # where a translation misses one, it is searched again (as hold_numbers)
+    hold_dates: bool = True
     # web and e-mail addresses copied as written: where a translation misses one, it is searched
     # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
     keep_links: bool = True

@@ -11,8 +11,10 @@ from typing import NamedTuple
 
 from ..code_spans import code_spans, unquote
 from ..data.vocab import BOS, EOS, PAD, UNK
+from ..dates import english_dates
 from ..filenames import TRUECASE_FILE
 from ..lang import (
+    CHINESE,
     LATIN_SCRIPT,
     Languages,
     Normalizer,
@@ -51,12 +53,14 @@ class Reading(NamedTuple):
 class Held(NamedTuple):
     """What a translation is held to, besides its source: a target prefix it starts with, and
     phrases it holds (``constraints.py``): the user's (``phrases``), each sentence's addresses
-    (``links``) and its numbers that a translation keeps as digits (``numbers``)."""
+    (``links``), its numbers that a translation keeps as digits (``numbers``) and, from Chinese
+    into English, its dates as English writes them (``dates``)."""
 
     prefix: str | None = None
     phrases: Sequence[str] = ()
     links: bool = False
     numbers: bool = False
+    dates: bool = False
 
 
 NOTHING_HELD = Held()
@@ -194,13 +198,18 @@ class SourceText:
         return self.target_ids(prefix, to) if prefix else []
 
     def _held_in(self, sentence: str, to: str, held: Held) -> list[str]:
-        """The addresses (``held.links``) and numbers (``held.numbers``) of ``sentence``; a
-        number inside an address is held by it."""
+        """The addresses (``held.links``), dates (``held.dates``: a Chinese date into English,
+        as English writes it, ``dates.py``) and numbers (``held.numbers``) of ``sentence``; a
+        number inside an address or a date is held by it."""
         addresses = links(sentence) if held.links else []
+        source = self.languages.source_of(to)
+        dated = held.dates and source == CHINESE and script_of(to) == LATIN_SCRIPT
+        dates = english_dates(sentence) if dated else []
         if not held.numbers:
-            return addresses
-        outside = functools.reduce(lambda text, a: text.replace(a, " "), addresses, sentence)
-        return [*addresses, *numbers_to_hold(outside, self.languages.source_of(to))]
+            return [*addresses, *(date for _, date in dates)]
+        spans = [*addresses, *(span for span, _ in dates)]
+        outside = functools.reduce(lambda text, a: text.replace(a, " "), spans, sentence)
+        return [*addresses, *(date for _, date in dates), *numbers_to_hold(outside, source)]
 
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, however

@@ -108,13 +108,14 @@ class Translator:
         chosen = dataclasses.replace(options or self.options, **changes)
         self.check(chosen)
         can_hold = self.engine.lexical_constraints and not chosen.sampling
-        links, numbers = chosen.keep_links and can_hold, chosen.hold_numbers and can_hold
+        holds = (chosen.keep_links, chosen.hold_numbers, chosen.hold_dates)
+        links, numbers, dates = (can_hold and option for option in holds)
         n, phrases = len(texts), phrases_per_text(constraints, len(texts))
         if chosen.sampling and any(phrases):
             raise ValueError("constraints need beam search (or greedy decoding), not sampling")
         held = zip(per_text(target_prefix, n), phrases, strict=True)
         work = [
-            self.text.prepare(t, to, chosen, Held(p, c, links, numbers))
+            self.text.prepare(t, to, chosen, Held(p, c, links, numbers, dates))
             for t, (p, c) in zip(texts, held, strict=True)
         ]
         pieces = [(text, i) for text in work for i in range(len(text.pieces))]

@@ -92,6 +92,9 @@ class TranslateRequest(BaseModel):
     hold_numbers: StrictBool | None = Field(
         None, description="a translation that misses a number of its sentence held to them"
     )
+    hold_dates: StrictBool | None = Field(
+        None, description="into English, a Chinese date held as English writes it (August 11)"
+    )
     keep_links: StrictBool | None = Field(
         None, description="web and e-mail addresses copied as written (a constrained search)"
     )
