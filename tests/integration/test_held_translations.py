@@ -159,3 +159,23 @@ def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
         scored = results[f"dev python-docs/dev.tsv {direction}"]
         assert scored["lines"] == 2 and scored["links"] == 2
         assert scored["on"]["links_copied"] == 2 >= scored["off"]["links_copied"]
+
+
+@pytest.mark.slow  # runs benchmarks/dates.py
+def test_the_benchmark_scores_lines_with_dates_off_and_on(model, tmp_path):
+    news = tmp_path / "wmt-news"
+    news.mkdir()
+    rows = [
+        ("The fair opens on August 11.", "8月11日，博览会开幕。"),
+        ("No date here.", "这里没有日期。"),
+        ("He left in August 2014.", "2014年8月，他离开了。"),
+    ]
+    (news / "dev.tsv").write_text("".join(f"{en}\t{zh}\tnt17\n" for en, zh in rows), "utf-8")
+    args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
+    done = run_benchmark("dates.py", *args)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.splitlines()[-1])["results"]
+    assert results["newstest2019 zh→en"] == "missing"
+    scored = results["newstest2017 (dev) zh→en"]
+    assert scored["lines"] == 2 and scored["dates"] == 2 and scored["reference_names"] == 2
+    assert scored["held"]["dates_named"] == 2 >= scored["free"]["dates_named"]
