@@ -1,12 +1,14 @@
-"""Chinese dates as English writes them: 2023年5月12日 "May 12, 2023", 8月11日 "August 11",
-2014年8月 "August 2014". What a translation into English of a Chinese sentence is held to
+"""Dates as the other language writes them: 2023年5月12日 "May 12, 2023", 8月11日 "August 11",
+2014年8月 "August 2014", and back. What a translation between Chinese and English is held to
 (``hold_dates``), in place of the date's numbers.
 
 The model names a month wrongly where a number would do: 8月11日 came out "November 11" (and
 8月12日 "December 12"), 2023年5月12日 "May 2023" (the day lost) or, held to its numbers alone,
 "12, 2023" (the month lost). A month's name is a fact of the source, not a choice of the model,
 so a Chinese date is held to as the phrase English writes for it (month, day, year: the order
-the model itself writes, "March 1, 2024"). A month alone (5月) is left to the model.
+the model itself writes, "March 1, 2024"). A month alone (5月) is left to the model. Into
+Chinese it wrote "August 11" as 美国月11日 or 3月7日 for "August 7": an English date with a day
+or a year is held to as Chinese writes it in digits (8月11日, 2023年8月11日, 2014年8月).
 """
 
 from __future__ import annotations
@@ -22,6 +24,44 @@ CHINESE_DATE = re.compile(
     r"(?<![\d.])(?:(?P<year>\d{4})\s*年\s*)?(?P<month>\d{1,2})\s*月"
     r"(?:\s*(?P<day>\d{1,2})\s*[日号])?"
 )
+
+
+_MONTH = "|".join(MONTHS)
+_DAY = r"(?P<{}>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)"
+# month day[, year], day month[ year], month year: names capitalised ("may" is a verb)
+ENGLISH_DATE = re.compile(
+    rf"\b(?:(?P<month>{_MONTH})\s+(?:{_DAY.format('day')}(?:,?\s+(?P<year>\d{{4}}))?"
+    r"|(?P<year_only>\d{4}))"
+    rf"|{_DAY.format('day_first')}\s+(?P<month_after>{_MONTH})(?:,?\s+(?P<year_after>\d{{4}}))?)"
+    r"\b(?![\d,]*\d)"
+)
+
+
+def dates_to_hold(text: str, source: str, target: str) -> list[tuple[str, str]]:
+    """The dates of ``text`` (in ``source``, as the model reads it) a translation into
+    ``target`` is held to: (what the source writes, the phrase), for Chinese⇄English only."""
+    if (source, target) == ("zh", "en"):
+        return english_dates(text)
+    if (source, target) == ("en", "zh"):
+        return chinese_dates(text)
+    return []
+
+
+def chinese_dates(text: str) -> list[tuple[str, str]]:
+    """Each date of the English ``text`` with a day or a year, as (what the source writes, the
+    Chinese phrase for it, in digits), in order."""
+    found = []
+    for match in ENGLISH_DATE.finditer(text):
+        month = MONTHS.index(match["month"] or match["month_after"]) + 1
+        day, year = match["day"] or match["day_first"], match["year"] or match["year_after"]
+        if day and not 1 <= int(day) <= 31:
+            continue
+        if day:
+            chinese = f"{year}年{month}月{int(day)}日" if year else f"{month}月{int(day)}日"
+        else:
+            chinese = f"{match['year_only']}年{month}月"
+        found.append((match.group(), chinese))
+    return found
 
 
 def english_dates(text: str) -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.dates import english_dates
+from fanyi.dates import chinese_dates, dates_to_hold, english_dates
 from fanyi.numerals import set_apart
 
 
@@ -29,3 +29,26 @@ def test_dates_are_found_as_the_model_reads_them():
     """keep_numbers sets digits apart from Han characters (2024 年 3 月 1 日)."""
     read = set_apart("会议将于2024年3月1日举行。")
     assert [english for _, english in english_dates(read)] == ["March 1, 2024"]
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("On August 11, the fair opened.", [("August 11", "8月11日")]),
+        ("On 11 August 2023 it rained.", [("11 August 2023", "2023年8月11日")]),
+        ("He left in August 2014.", [("August 2014", "2014年8月")]),
+        ("Since September 30th, 2019, prices rose.", [("September 30th, 2019", "2019年9月30日")]),
+        ("In August, it rained.", []),  # a month alone
+        ("It may 5", []),  # a verb
+        ("August 40 came", []),
+        ("August 2014 to 2016 on March 12345", [("August 2014", "2014年8月")]),
+    ],
+)
+def test_english_dates_as_chinese_writes_them(text, dates):
+    assert chinese_dates(text) == dates
+
+
+def test_only_between_chinese_and_english():
+    assert dates_to_hold("8月11日", "zh", "en") == [("8月11日", "August 11")]
+    assert dates_to_hold("August 11", "en", "zh") == [("August 11", "8月11日")]
+    assert dates_to_hold("August 11", "en", "de") == dates_to_hold("8月11日", "zh", "de") == []

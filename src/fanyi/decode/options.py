@@ -86,8 +86,8 @@ class SearchOptions:
     # the numbers of a sentence that a translation keeps as digits (not 500万, "5 million"):
     # where a translation misses one, it is searched again, held to them (numerals.py)
     hold_numbers: bool = True
-    # a Chinese date, into English, held to as English writes it (8月11日 "August 11"; dates.py):
-    # where a translation misses one, it is searched again (as hold_numbers)
+    # a date between Chinese and English held to as the target writes it (8月11日 "August 11",
+    # "August 11" 8月11日; dates.py): where a translation misses one, it is searched again
     hold_dates: bool = True
     # web and e-mail addresses copied as written: where a translation misses one, it is searched
     # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)

@@ -11,10 +11,9 @@ from typing import NamedTuple
 
 from ..code_spans import code_spans, unquote
 from ..data.vocab import BOS, EOS, PAD, UNK
-from ..dates import english_dates
+from ..dates import dates_to_hold
 from ..filenames import TRUECASE_FILE
 from ..lang import (
-    CHINESE,
     LATIN_SCRIPT,
     Languages,
     Normalizer,
@@ -198,13 +197,12 @@ class SourceText:
         return self.target_ids(prefix, to) if prefix else []
 
     def _held_in(self, sentence: str, to: str, held: Held) -> list[str]:
-        """The addresses (``held.links``), dates (``held.dates``: a Chinese date into English,
-        as English writes it, ``dates.py``) and numbers (``held.numbers``) of ``sentence``; a
+        """The addresses (``held.links``), dates (``held.dates``: between Chinese and English,
+        as the target writes them, ``dates.py``) and numbers (``held.numbers``) of ``sentence``; a
         number inside an address or a date is held by it."""
         addresses = links(sentence) if held.links else []
         source = self.languages.source_of(to)
-        dated = held.dates and source == CHINESE and script_of(to) == LATIN_SCRIPT
-        dates = english_dates(sentence) if dated else []
+        dates = dates_to_hold(sentence, source, to) if held.dates else []
         if not held.numbers:
             return [*addresses, *(date for _, date in dates)]
         spans = [*addresses, *(span for span, _ in dates)]

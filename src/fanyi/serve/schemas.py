@@ -93,7 +93,7 @@ class TranslateRequest(BaseModel):
         None, description="a translation that misses a number of its sentence held to them"
     )
     hold_dates: StrictBool | None = Field(
-        None, description="into English, a Chinese date held as English writes it (August 11)"
+        None, description="a date held as the target writes it (8月11日 ⇄ August 11)"
     )
     keep_links: StrictBool | None = Field(
         None, description="web and e-mail addresses copied as written (a constrained search)"
