@@ -14,6 +14,7 @@ or a year is held to as Chinese writes it in digits (8月11日, 2023年8月11日
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 MONTHS = [
     "January", "February", "March", "April", "May", "June",
@@ -37,6 +38,9 @@ ENGLISH_DATE = re.compile(
 )
 
 
+Date = tuple[int, int | None, str | None]  # month (1-12 when valid), day, year
+
+
 def dates_to_hold(text: str, source: str, target: str) -> list[tuple[str, str]]:
     """The dates of ``text`` (in ``source``, as the model reads it) a translation into
     ``target`` is held to: (what the source writes, the phrase), for Chinese⇄English only."""
@@ -50,32 +54,48 @@ def dates_to_hold(text: str, source: str, target: str) -> list[tuple[str, str]]:
 def chinese_dates(text: str) -> list[tuple[str, str]]:
     """Each date of the English ``text`` with a day or a year, as (what the source writes, the
     Chinese phrase for it, in digits), in order."""
-    found = []
-    for match in ENGLISH_DATE.finditer(text):
-        month = MONTHS.index(match["month"] or match["month_after"]) + 1
-        day, year = match["day"] or match["day_first"], match["year"] or match["year_after"]
-        if day and not 1 <= int(day) <= 31:
-            continue
-        if day:
-            chinese = f"{year}年{month}月{int(day)}日" if year else f"{month}月{int(day)}日"
-        else:
-            chinese = f"{match['year_only']}年{month}月"
-        found.append((match.group(), chinese))
-    return found
+    return _dates(ENGLISH_DATE, text, _read_english, _in_chinese)
 
 
 def english_dates(text: str) -> list[tuple[str, str]]:
     """Each date of the Chinese ``text`` with a day or a year, as (what the source writes, the
     English phrase for it), in order: a month of 1-12, a day of 1-31."""
+    return _dates(CHINESE_DATE, text, _read_chinese, _in_english)
+
+
+def _dates(
+    pattern: re.Pattern[str],
+    text: str,
+    read: Callable[[re.Match[str]], Date],
+    write: Callable[[int, int | None, str | None], str],
+) -> list[tuple[str, str]]:
+    """The matches of ``pattern`` in ``text`` that ``read`` as a valid date with a day or a
+    year, each with the phrase ``write`` gives it."""
     found = []
-    for match in CHINESE_DATE.finditer(text):
-        year, month, day = match["year"], int(match["month"]), match["day"]
-        if not 1 <= month <= 12 or not (year or day) or (day and not 1 <= int(day) <= 31):
-            continue
-        name = MONTHS[month - 1]
-        if day:
-            english = f"{name} {int(day)}, {year}" if year else f"{name} {int(day)}"
-        else:
-            english = f"{name} {year}"
-        found.append((match.group(), english))
+    for match in pattern.finditer(text):
+        month, day, year = read(match)
+        if 1 <= month <= 12 and (day or year) and (day is None or 1 <= day <= 31):
+            found.append((match.group(), write(month, day, year)))
     return found
+
+
+def _read_chinese(match: re.Match[str]) -> Date:
+    day = match["day"]
+    return int(match["month"]), int(day) if day else None, match["year"]
+
+
+def _read_english(match: re.Match[str]) -> Date:
+    day = match["day"] or match["day_first"]
+    year = match["year"] or match["year_after"] or match["year_only"]
+    return MONTHS.index(match["month"] or match["month_after"]) + 1, int(day) if day else None, year
+
+
+def _in_english(month: int, day: int | None, year: str | None) -> str:
+    name = MONTHS[month - 1]
+    if day is None:
+        return f"{name} {year}"
+    return f"{name} {day}, {year}" if year else f"{name} {day}"
+
+
+def _in_chinese(month: int, day: int | None, year: str | None) -> str:
+    return (f"{year}年" if year else "") + f"{month}月" + (f"{day}日" if day else "")

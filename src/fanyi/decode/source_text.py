@@ -52,8 +52,8 @@ class Reading(NamedTuple):
 class Held(NamedTuple):
     """What a translation is held to, besides its source: a target prefix it starts with, and
     phrases it holds (``constraints.py``): the user's (``phrases``), each sentence's addresses
-    (``links``), its numbers that a translation keeps as digits (``numbers``) and, from Chinese
-    into English, its dates as English writes them (``dates``)."""
+    (``links``), its numbers that a translation keeps as digits (``numbers``) and, between
+    Chinese and English, its dates as the target writes them (``dates``)."""
 
     prefix: str | None = None
     phrases: Sequence[str] = ()
@@ -262,9 +262,9 @@ class SourceText:
         return pieces, constraints
 
     def _found(self, sentence: str, to: str, held: Held) -> list[Spellings]:
-        """The addresses and numbers of ``sentence`` as constraints, leaving out one that cannot
-        be spelt, and all where they would fill more than half the model's positions (a table
-        of figures): a text is not lost to constraints it did not ask for."""
+        """The addresses, dates and numbers of ``sentence`` as constraints, leaving out one that
+        cannot be spelt, and all where they would fill more than half the model's positions (a
+        table of figures): a text is not lost to constraints it did not ask for."""
         found = []
         for phrase in self._held_in(sentence, to, held):
             try:
