@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -194,11 +194,27 @@ TRADITIONAL = {
 def to_traditional(text: str, script: str, kept: Sequence[str] = ()) -> str:
     """Simplified → Traditional Chinese ``script`` (a key of TRADITIONAL) with OpenCC, leaving
     the spans ``kept`` (what a translation writes as its source did: inline code) as they are."""
-    convert = _converter(TRADITIONAL[script]).convert
+    return _outside(kept, _converter(TRADITIONAL[script]).convert, text)
+
+
+# Chinese punctuation: the CJK symbols (、。《》「」【】 …) and the full-width forms' (，：；！？（）)
+_CHINESE_MARK = f"\u3001-\u303f{_CJK_PUNCTUATION.removesuffix(chr(0x2026))}"
+_SPACE_AT_MARK = re.compile(f" +(?=[{_CHINESE_MARK}])|(?<=[{_CHINESE_MARK}]) +")
+
+
+def tidy_spacing(text: str, kept: Sequence[str] = ()) -> str:
+    """Chinese text without a space next to its punctuation (its pieces put one where a Latin
+    word meets a full-width mark: "， Dr Ellen McCourt ，" → "，Dr Ellen McCourt，"), the spans
+    ``kept`` (inline code) as they are."""
+    return _outside(kept, lambda part: _SPACE_AT_MARK.sub("", part), text)
+
+
+def _outside(kept: Sequence[str], change: Callable[[str], str], text: str) -> str:
+    """``text`` with ``change`` applied to all but the spans ``kept``."""
     if not kept:
-        return convert(text)
+        return change(text)
     parts = re.split(f"({'|'.join(map(re.escape, kept))})", text)
-    return "".join(part if n % 2 else convert(part) for n, part in enumerate(parts))
+    return "".join(part if n % 2 else change(part) for n, part in enumerate(parts))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from fanyi.lang import (
     split_sentences,
     split_tag,
     squeeze_whitespace,
+    tidy_spacing,
     to_simplified,
     to_traditional,
 )
@@ -48,6 +49,16 @@ def test_simplified_to_each_traditional_script_leaving_the_kept_spans():
     code = '`print("你好")`'
     assert to_traditional(f"请用 {code} 问好。", "hant", [code]) == f"請用 {code} 問好。"
     assert to_simplified(to_traditional(text, "hant")) == text
+
+
+def test_no_space_next_to_chinese_punctuation_but_the_kept_spans_as_written():
+    assert tidy_spacing("领导人， Dr Ellen McCourt ，在") == "领导人，Dr Ellen McCourt，在"
+    assert tidy_spacing("告诉 CBS Philadelphia 。") == "告诉 CBS Philadelphia。"
+    assert tidy_spacing("他说： “好” 《 Nature 》 、 BMA") == "他说：“好”《Nature》、BMA"
+    unchanged = "告诉 ABC 电台，Lauren “Laurie” Hernandez 在 2016 年……"  # Latin and Han apart
+    assert tidy_spacing(unchanged) == unchanged
+    code = '`print("a ， b")`'
+    assert tidy_spacing(f"请用 {code} 。", [code]) == f"请用 {code}。"
 
 
 def test_traditional_to_simplified():

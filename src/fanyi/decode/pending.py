@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..code_spans import requote
-from ..lang import CHINESE, LATIN_SCRIPT, script_of, to_traditional
+from ..lang import CHINESE, LATIN_SCRIPT, script_of, tidy_spacing, to_traditional
 from ..list_markers import NO_MARKER, Marker, write_marker
 from ..numerals import regroup
 from .constraints import Spellings
@@ -44,8 +44,11 @@ class Pending:
     def written_back(self, translation: str) -> str:
         """``translation`` with the source's grouped numbers and inline code written as the
         source wrote them, where it holds them as the model read them, after its list marker;
-        into Chinese, in the characters of ``chinese_script`` (the code as written)."""
+        into Chinese, with no space next to its punctuation, in the characters of
+        ``chinese_script`` (the code as written)."""
         written = requote(regroup(translation, self.numbers), self.code)
+        if self.to == CHINESE:
+            written = tidy_spacing(written, self.code)
         written = write_marker(self.marker, written, script_of(self.to) == LATIN_SCRIPT)
         if self.to != CHINESE or self.chinese_script == "hans":
             return written

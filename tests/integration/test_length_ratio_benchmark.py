@@ -1,0 +1,46 @@
+"""benchmarks/length_ratio.py on a tiny trained model and a few dev lines: every lever scored,
+the coverage penalty at β 0 ranking as the beam does, and the EOS floor never shortening."""
+
+import json
+
+import pytest
+
+from conftest import run_benchmark
+from tiny_translator import tiny_model_dir
+
+pytestmark = pytest.mark.slow  # trains the tiny model (shared) and runs the benchmark
+
+ROWS = [
+    ("I think Tom is going to the station with his friends today.", "我想汤姆今天和朋友去车站。"),
+    ("Thank you very much.", "非常感谢。"),
+    ("She likes to read books. He does not.", "她喜欢读书。他不喜欢。"),
+    ("Where is the library?", "图书馆在哪里？"),
+]
+
+
+def test_every_lever_is_scored_on_the_dev_lines(tmp_path_factory, tmp_path):
+    model = tiny_model_dir(tmp_path_factory)
+    news = tmp_path / "wmt-news"
+    news.mkdir()
+    (news / "dev.tsv").write_text("".join(f"{en}\t{zh}\tnt17\n" for en, zh in ROWS), "utf-8")
+    args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1", "--lines", "3"]
+    done = run_benchmark("length_ratio.py", *args, "--alphas", "5", "--floors", "1.5")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "length_ratio" and result["lines"] == 3
+    rows = result["results"]
+    assert set(rows) == {
+        "as stored",
+        "α 5.0",
+        "λ 0.0",
+        "λ 1.0",
+        "coverage β 0.0 (λ 0)",
+        "coverage β 0.2 (λ 0)",
+        "coverage β 1.0 (λ 0)",
+        "EOS floor r 1.5",
+    }
+    for figures in rows.values():
+        assert figures["signature"].startswith("nrefs:1") and "tok:zh" in figures["signature"]
+    beam_order = {k: v for k, v in rows["λ 0.0"].items() if k != "seconds"}
+    assert {k: v for k, v in rows["coverage β 0.0 (λ 0)"].items() if k != "seconds"} == beam_order
+    assert rows["EOS floor r 1.5"]["length_ratio"] >= rows["as stored"]["length_ratio"]
