@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 # config and atomic are leaves; data is what training and translation read, data.build what
 # `fanyi prepare` and `fanyi data` write (above it: the read side never imports the build);
 # interop maps other formats to and from model directories, beside them;
-# evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what validation uses; tune chooses α with evaluate; distill translates training data); runtime is
+# evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what validation uses; tune chooses α with evaluate; distill translates training data; catalogue fills a .po file); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
     [
@@ -36,6 +36,7 @@ LAYERS = [
         "fanyi.links",
         "fanyi.list_markers",
         "fanyi.dates",
+        "fanyi.markup",
     ],
     ["fanyi.data"],
     ["fanyi.data.build"],
@@ -47,7 +48,7 @@ LAYERS = [
         "fanyi.interop",
     ],
     ["fanyi.decode", "fanyi.interop.ct2_engine"],
-    ["fanyi.evaluate", "fanyi.tune", "fanyi.distill"],
+    ["fanyi.evaluate", "fanyi.tune", "fanyi.distill", "fanyi.catalogue"],
     ["fanyi.train"],
     ["fanyi.runtime"],
     ["fanyi.copy_task", "fanyi.plot", "fanyi.plot_attention", "fanyi.recipe"],

@@ -33,6 +33,7 @@ COMMANDS = {
     "convert": "import a Hugging Face MarianMT (OPUS-MT) model",
     "export": "a model as CTranslate2 or Hugging Face MarianMT",
     "translate": "translate stdin, a file or --text",
+    "po": "fill the untranslated entries of a gettext catalogue (.po), flagged fuzzy",
     "evaluate": "BLEU and chrF of a model (or of an output) with sacreBLEU",
     "truecase": "list the words the training text writes in lower case, for reading headlines",
     "tune": "choose the length penalty on the dev split (and store it in the model)",

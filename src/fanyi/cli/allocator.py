@@ -22,7 +22,7 @@ import sys
 TCMALLOC_ENV = "FANYI_TCMALLOC"
 CUDA_ALLOC_ENV = "PYTORCH_CUDA_ALLOC_CONF"
 EXPANDABLE = "expandable_segments:True"
-COMMANDS = {"train", "translate", "evaluate", "tune", "distill", "serve"}
+COMMANDS = {"train", "translate", "po", "evaluate", "tune", "distill", "serve"}
 
 
 def tcmalloc_library() -> str | None:

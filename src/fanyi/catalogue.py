@@ -1,0 +1,124 @@
+"""A gettext catalogue (``.po``) translated: its untranslated entries filled by a translator, for
+a person to review.
+
+Documentation projects translate page by page through Sphinx's catalogues, where each entry
+pairs a paragraph of reStructuredText (``msgid``) with its translation (``msgstr``). An entry
+with no translation yet is read as its page shows it (:func:`fanyi.markup.render`), as the
+model learnt from such pages; its markup is written back around what each span showed,
+wherever the translation copies it (:func:`fanyi.markup.restore`), and the entry is flagged
+``fuzzy``, gettext's mark for a translation to be checked, so that Sphinx keeps showing the
+English until someone has. Entries already translated, fuzzy, obsolete or without prose (code,
+a literal block, nothing outside markup) stay as they are, and so does one whose translation lost a format placeholder (``%s``, ``{name}``) or
+failed: a wrong placeholder breaks the program that formats it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+import polib
+
+from .decode.translator import Translator
+from .markup import Rendered, is_code_only, render, restore
+
+FORMATS = ("python-format", "c-format", "python-brace-format")
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}\s]*\}")
+
+
+@dataclass
+class CatalogueReport:
+    """What became of a catalogue's entries: filled (and their inline markup spans, restored or
+    not), or left as they were and why."""
+
+    entries: int = 0
+    filled: int = 0
+    translated_already: int = 0
+    fuzzy_or_obsolete: int = 0
+    code_only: int = 0
+    placeholders_lost: int = 0
+    failed: int = 0
+    spans: int = 0
+    spans_restored: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def left_as_is(entry: polib.POEntry) -> str | None:
+    """Why ``entry`` is not for filling (a CatalogueReport field), or None."""
+    if entry.obsolete or entry.fuzzy:
+        return "fuzzy_or_obsolete"
+    if entry.translated():
+        return "translated_already"
+    if is_code_only(entry.msgid) or "\n" in entry.msgid or markup_only(render(entry.msgid)):
+        return "code_only"  # a literal block keeps its lines; a paragraph's are joined
+    return None
+
+
+def markup_only(rendered: Rendered) -> bool:
+    """Whether all the letters ``rendered`` shows are inside its markup (``|func-str|_``,
+    ``:ref:`the tutorial <tut>```): nothing of the text around it to translate."""
+    rest = rendered.shown
+    for _, shown in rendered.spans:
+        rest = rest.replace(shown, " ", 1)
+    return not any(c.isalpha() for c in rest)
+
+
+def sources_of(entry: polib.POEntry) -> list[str]:
+    """The texts ``entry`` needs translated: its ``msgid``, and its ``msgid_plural`` if any."""
+    return [entry.msgid, entry.msgid_plural] if entry.msgid_plural else [entry.msgid]
+
+
+def placeholders(text: str) -> list[str]:
+    """The printf- and brace-style placeholders of ``text``, sorted."""
+    return sorted(_PLACEHOLDER.findall(text))
+
+
+def fill(catalogue: polib.POFile, translator: Translator, to: str | None) -> CatalogueReport:
+    """Translate the untranslated entries of ``catalogue`` into ``to`` (None: detected per
+    text) in place, each flagged ``fuzzy``; what became of every entry."""
+    report = CatalogueReport(entries=len(catalogue))
+    todo = []
+    for entry in catalogue:
+        reason = left_as_is(entry)
+        if reason is None:
+            todo.append(entry)
+        else:
+            setattr(report, reason, getattr(report, reason) + 1)
+    rendered = [render(text) for entry in todo for text in sources_of(entry)]
+    found = iter(zip(rendered, translator.translate([r.shown for r in rendered], to), strict=True))
+    for entry in todo:
+        parts = [next(found) for _ in sources_of(entry)]
+        written = [_written(r, t.text, report) if t.error is None else None for r, t in parts]
+        _fill_entry(entry, written, report)
+    return report
+
+
+def _written(rendered: Rendered, translation: str, report: CatalogueReport) -> str:
+    """``translation`` with the markup of ``rendered`` restored, counted in ``report``."""
+    text, restored = restore(translation, rendered)
+    report.spans += len(rendered.spans)
+    report.spans_restored += restored
+    return text
+
+
+def _fill_entry(entry: polib.POEntry, written: list[str | None], report: CatalogueReport) -> None:
+    """Set ``entry``'s translation (one text, or the singular and plural ones) and flag it."""
+    if any(text is None for text in written):
+        report.failed += 1
+        return
+    texts: list[str] = [t for t in written if t is not None]
+    if any(f in entry.flags for f in FORMATS) and any(
+        placeholders(source) != placeholders(text)
+        for source, text in zip(sources_of(entry), texts, strict=True)
+    ):
+        report.placeholders_lost += 1
+        return
+    if entry.msgid_plural:
+        forms = sorted(entry.msgstr_plural) or [0]
+        entry.msgstr_plural = {n: texts[min(n, 1)] for n in forms}
+    else:
+        entry.msgstr = texts[0]
+    entry.flags.append("fuzzy")
+    report.filled += 1
