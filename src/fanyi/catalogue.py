@@ -3,13 +3,14 @@ a person to review.
 
 Documentation projects translate page by page through Sphinx's catalogues, where each entry
 pairs a paragraph of reStructuredText (``msgid``) with its translation (``msgstr``). An entry
-with no translation yet is read as its page shows it (:func:`fanyi.markup.render`), as the
-model learnt from such pages; its markup is written back around what each span showed,
-wherever the translation copies it (:func:`fanyi.markup.restore`), and the entry is flagged
-``fuzzy``, gettext's mark for a translation to be checked, so that Sphinx keeps showing the
-English until someone has. Entries already translated, fuzzy, obsolete or without prose (code,
-a literal block, nothing outside markup) stay as they are, and so does one whose translation lost a format placeholder (``%s``, ``{name}``) or
-failed: a wrong placeholder breaks the program that formats it.
+with no translation yet is translated as written, its inline code read bare and quoted again by
+the translator (``keep_code``), which copies roles and literals as written; the translation is
+then made valid reST again (:func:`fanyi.markup.mend`: the spans it holds set apart by spaces
+from Han characters, a literal block's ``::`` kept) and flagged ``fuzzy``, gettext's mark for a
+translation to be checked, so that Sphinx keeps showing the English until someone has. Entries
+already translated, fuzzy, obsolete or without prose (code, a literal block, nothing outside
+markup) stay as they are, and so does one whose translation lost a format placeholder (``%s``,
+``{name}``) or failed: a wrong placeholder breaks the program that formats it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import asdict, dataclass
 import polib
 
 from .decode.translator import Translator
-from .markup import Rendered, is_code_only, render, restore
+from .markup import Rendered, is_code_only, mend, render
 
 FORMATS = ("python-format", "c-format", "python-brace-format")
 _PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}\s]*\}")
@@ -28,8 +29,8 @@ _PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}
 
 @dataclass
 class CatalogueReport:
-    """What became of a catalogue's entries: filled (and their inline markup spans, restored or
-    not), or left as they were and why."""
+    """What became of a catalogue's entries: filled (and how many of their inline markup spans
+    the translations hold as written), or left as they were and why."""
 
     entries: int = 0
     filled: int = 0
@@ -39,7 +40,7 @@ class CatalogueReport:
     placeholders_lost: int = 0
     failed: int = 0
     spans: int = 0
-    spans_restored: int = 0
+    spans_held: int = 0
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -86,8 +87,8 @@ def fill(catalogue: polib.POFile, translator: Translator, to: str | None) -> Cat
             todo.append(entry)
         else:
             setattr(report, reason, getattr(report, reason) + 1)
-    rendered = [render(text) for entry in todo for text in sources_of(entry)]
-    found = iter(zip(rendered, translator.translate([r.shown for r in rendered], to), strict=True))
+    texts = [text for entry in todo for text in sources_of(entry)]
+    found = iter(zip(map(render, texts), translator.translate(texts, to), strict=True))
     for entry in todo:
         parts = [next(found) for _ in sources_of(entry)]
         written = [_written(r, t.text, report) if t.error is None else None for r, t in parts]
@@ -96,10 +97,10 @@ def fill(catalogue: polib.POFile, translator: Translator, to: str | None) -> Cat
 
 
 def _written(rendered: Rendered, translation: str, report: CatalogueReport) -> str:
-    """``translation`` with the markup of ``rendered`` restored, counted in ``report``."""
-    text, restored = restore(translation, rendered)
+    """``translation`` made valid reST (``rendered``: its source), its spans counted."""
+    text, held = mend(translation, rendered)
     report.spans += len(rendered.spans)
-    report.spans_restored += restored
+    report.spans_held += held
     return text
 
 

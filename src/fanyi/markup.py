@@ -1,12 +1,12 @@
-"""reStructuredText inline markup → the text a reader of the rendered page sees, and back.
+"""reStructuredText inline markup → the text a reader of the rendered page sees; its spans kept valid.
 
 Documentation translations (Sphinx's gettext catalogues) keep the markup of their source:
 ``:func:`~os.path.join```, ````code````, ``*emphasis*``, ```link <url>`_``, a paragraph ending in
 ``::``. A translation model should learn from what the page shows, so :func:`plain_text`
 renders it: a role shows its title (or the last part of a ``~`` target), a literal its code, a
 link its text, emphasis its words. :func:`is_code_only` tells entries with no prose at all.
-Translating a catalogue goes both ways: :func:`render` also keeps each span's markup, and
-:func:`restore` writes it back around what the span showed, wherever the translation copies it.
+:func:`render` also lists each span's markup, so that :func:`mend` can make a translation of
+marked-up text valid reST again (spans set apart by spaces, a literal block's ``::`` kept).
 """
 
 from __future__ import annotations
@@ -111,49 +111,39 @@ def _unhide(text: str, escaped: bool = False) -> str:
     return _HIDDEN_CHAR.sub(lambda m: back + chr(ord(m.group()) - _HIDDEN), text)
 
 
-_PLACE = 0x100000  # a span restored waits in the last private-use plane until all are placed
-_WORD = re.compile("[A-Za-z0-9_]")  # a word of code or English: matched as a whole
+_PLACE = 0x100000  # a span held waits in the last private-use plane until all are found
 _PLACED = re.compile("[\U00100000-\U0010fffd]")
-_NEEDS_SPACE = re.compile(f"[\\w{HAN}\U00100000-\U0010fffd]")  # letters, digits, Han, a span
+_ROLE_NAME = re.compile(r":(?:[A-Za-z0-9_+.-]+:)+(?=`)")  # ":func:" of ":func:`abs`"
+_NEEDS_SPACE = re.compile(f"[\\w{HAN}]")  # letters, digits and Han characters
 
 
-def restore(translation: str, rendered: Rendered) -> tuple[str, int]:
-    """``translation`` of ``rendered.shown`` with each span's markup around a place that holds
-    what the span showed (a word as a whole word; the longest spans placed first), set apart by
-    a space from letters, digits, Han characters and other spans, as reST needs; a footnote
-    reference before the final punctuation; ``::`` at the end where a literal block follows.
-    Returns it and how many spans were restored."""
-    spans = sorted(enumerate(rendered.spans), key=lambda item: -len(item[1][1]))
-    kept = 0
-    for n, (_, shown) in spans:
-        before = r"(?<![A-Za-z0-9_])" if _WORD.match(shown) else ""
-        after = r"(?![A-Za-z0-9_])" if _WORD.match(shown[-1:]) else ""
-        place = chr(_PLACE + n)
-        if not shown:
-            translation = _before_end(translation, place)
-        elif (found := re.search(before + re.escape(shown) + after, translation)) is None:
-            continue
-        else:
-            translation = translation[: found.start()] + place + translation[found.end() :]
-        kept += 1
+def mend(translation: str, rendered: Rendered) -> tuple[str, int]:
+    """``translation`` of a text written with its markup (``rendered``), made valid reST: each
+    span it holds as written (the longest first) set apart by a space from letters, digits, Han
+    characters and other spans, as inline markup must be, and ``::`` at the end where a literal
+    block follows (a translation ends with the colon it read); a role's name left without its
+    content (":term:asynchronous 迭代器", the content translated) is taken out, since the page
+    would show it. Returns it and how many of the spans it holds as written."""
+    held = 0
+    for n, (markup, _) in sorted(enumerate(rendered.spans), key=lambda item: -len(item[1][0])):
+        if markup in translation:
+            translation = translation.replace(markup, chr(_PLACE + n), 1)
+            held += 1
+    for name in {m.group() for markup, _ in rendered.spans if (m := _ROLE_NAME.match(markup))}:
+        translation = re.sub(re.escape(name) + r"(?!`)\s*", "", translation)
     if rendered.literal_block:
         translation = translation.rstrip().rstrip(":：").rstrip() + "::"
-    return _PLACED.sub(lambda m: _set_apart(m, rendered.spans), translation), kept
+    return _PLACED.sub(lambda m: _set_apart(m, rendered.spans), translation), held
 
 
 def _set_apart(place: re.Match[str], spans: list[tuple[str, str]]) -> str:
     """The markup of the span at ``place``, with a space on each side that needs one."""
     text, start, end = place.string, place.start(), place.end()
     markup = spans[ord(place.group()) - _PLACE][0]
-    before = " " if start and _NEEDS_SPACE.match(text[start - 1]) else ""
-    after = " " if end < len(text) and _NEEDS_SPACE.match(text[end]) else ""
-    return f"{before}{markup}{after}"
-
-
-def _before_end(text: str, span: str) -> str:
-    """``text`` with ``span`` (a footnote reference) before its final punctuation."""
-    body = text.rstrip().rstrip(".。!！?？:：")
-    return body + span + text.rstrip()[len(body) :]
+    glued = start and (_NEEDS_SPACE.match(text[start - 1]) or _PLACED.match(text[start - 1]))
+    before = " " if glued else ""
+    after = " " if end < len(text) and _NEEDS_SPACE.match(text[end]) else ""  # not a span:
+    return f"{before}{markup}{after}"  # the span after sets itself apart
 
 
 def is_code_only(text: str) -> bool:

@@ -1,15 +1,18 @@
 """``fanyi po`` as a user runs it, on a tiny trained model: a catalogue's untranslated entries
 filled and flagged fuzzy, the rest written back as they were, a report, the target language from
-the catalogue's header, and a file that is no catalogue refused in one line."""
+the catalogue's header, a file that is no catalogue refused in one line; the benchmark on a
+snapshot made here."""
 
 import json
+import subprocess
 
 import polib
 import pytest
 
+from conftest import run_benchmark
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.markup import plain_text
+from fanyi.markup import mend, render
 from tiny_translator import tiny_model_dir
 
 CATALOGUE = """\
@@ -52,12 +55,11 @@ def test_the_untranslated_entries_are_filled_as_the_translator_translates(
     assert source.read_text(encoding="utf-8") == CATALOGUE  # the input is only read
     filled = polib.pofile(str(output))
     translator = Translator.load(model_dir, dtype="fp32")
-    expected = translator(["Thank you.", "Where is the station?"], to="zh")  # the header's
-    for msgid, translation in zip(
-        ["Thank you.", "Where is the ``station``?"], expected, strict=True
-    ):
+    msgids = ["Thank you.", "Where is the ``station``?"]
+    expected = translator(msgids, to="zh")  # the header's language
+    for msgid, translation in zip(msgids, expected, strict=True):
         entry = filled.find(msgid)
-        assert entry.fuzzy and plain_text(entry.msgstr) == plain_text(translation)
+        assert entry.fuzzy and entry.msgstr == mend(translation, render(msgid))[0]
     assert filled.find("Thank you.").occurrences == [("../../tutorial/index.rst", "3")]
     assert filled.find("I am fine.").msgstr == "我很好。" and not filled.find("I am fine.").fuzzy
     assert filled.find(":func:`len`").msgstr == ""
@@ -73,3 +75,31 @@ def test_a_file_that_is_no_catalogue_is_one_line(model_dir, tmp_path, capsys, te
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "bad.po" in err and not (tmp_path / "out.po").exists()
+
+
+@pytest.mark.slow  # runs benchmarks/catalogue.py
+def test_the_benchmark_finds_the_held_out_entries_in_a_snapshot(model_dir, tmp_path):
+    repo = tmp_path / "python-docs-zh-cn"
+    (repo / "c-api").mkdir(parents=True)
+    english = (  # the fixture's second held-out pair, from 3.7:c-api/buffer.po
+        "Contrary to most data types exposed by the Python interpreter, buffers are not "
+        "PyObject pointers but rather simple C structures."
+    )
+    entries = (
+        f'msgid "{english}"\nmsgstr "缓冲区是简单的 C 结构。"\n\nmsgid "contig"\nmsgstr "邻接"\n'
+    )
+    (repo / "c-api" / "buffer.po").write_text(entries, encoding="utf-8")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for args in (["init", "-q", "-b", "3.7"], ["add", "."], ["commit", "-q", "-m", "po"]):
+        subprocess.run([*git, *args], check=True)
+    args = ["-m", str(model_dir), "--snapshot", str(repo), "--threads", "1"]
+    done = run_benchmark("catalogue.py", *args)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "catalogue" and result["entries"] == 2
+    assert "3.7:c-api/arg.po" in result["missing_files"]  # the fixture's other files
+    assert result["fanyi po"]["report"]["filled"] == 2
+    for way in ("fanyi translate", "fanyi po"):
+        assert (
+            result[way]["signature"].startswith("nrefs:1") and "tok:zh" in result[way]["signature"]
+        )

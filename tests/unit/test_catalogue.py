@@ -1,5 +1,5 @@
 """A gettext catalogue filled (``fanyi.catalogue.fill``) by a stand-in translator that copies
-what it reads after "译": which entries are filled and flagged, which stay as they were and
+what it reads after "译" (markup and all): which entries are filled and flagged, which stay as they were and
 why, plural forms, lost placeholders and failed texts."""
 
 from types import SimpleNamespace
@@ -74,8 +74,8 @@ def test_untranslated_entries_are_filled_and_flagged_the_rest_left_as_they_were(
     before = {e.msgid: str(e) for e in catalogue}
     translator = Copying()
     report = fill(catalogue, translator, "zh")
-    assert translator.read == [  # as the page shows them
-        "Return True if abs fails.",
+    assert translator.read == [  # as written
+        "Return ``True`` if :func:`abs` fails.",
         "%(count)d files in %s",
         "Copied %s",
         "One file",
@@ -99,7 +99,7 @@ def test_untranslated_entries_are_filled_and_flagged_the_rest_left_as_they_were(
         "placeholders_lost": 1,
         "failed": 1,
         "spans": 2,
-        "spans_restored": 2,
+        "spans_held": 2,
     }
 
 

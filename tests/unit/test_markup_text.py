@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.markup import is_code_only, plain_text, render, restore
+from fanyi.markup import is_code_only, mend, plain_text, render
 
 
 @pytest.mark.parametrize(
@@ -56,35 +56,40 @@ def test_render_keeps_each_span_with_what_it_shows():
 
 
 @pytest.mark.parametrize(
-    ("source", "translation", "restored", "kept"),
+    ("source", "translation", "mended", "held"),
     [
         (  # spans set apart from Han characters by a space, not from punctuation
             "Return ``True`` if :func:`abs` fails.",
-            "如果abs失败，返回True。",
+            "如果:func:`abs`失败，返回``True``。",
             "如果 :func:`abs` 失败，返回 ``True``。",
             2,
         ),
-        (  # a word only as a whole word; the longest span first; a span not copied is lost
+        (  # the longest span first; a span not held as written is left as it is
             "Call ``os.path.join`` then :func:`~os.path.join`, *twice*.",
-            "先调用 os.path.join，再调用 join，两次。",
-            "先调用 ``os.path.join``，再调用 :func:`~os.path.join`，两次。",
+            "先调用``os.path.join``，再调用:func:`~os.path.join`两次。",
+            "先调用 ``os.path.join``，再调用 :func:`~os.path.join` 两次。",
             2,
         ),
-        (  # the same literal twice; a span whose text is no whole word there is lost
-            "Use ``a`` or ``a``, ``b````c``.",
-            "用a或a，bc。",
-            "用 ``a`` 或 ``a``，bc。",
-            2,
+        (  # the same literal twice; spans side by side set apart
+            "Use ``a`` or ``a``, ``b`` ``c``.",
+            "用``a``或``a``，``b````c``。",
+            "用 ``a`` 或 ``a``，``b`` ``c``。",
+            4,
         ),
-        (  # a footnote before the text's final punctuation; a literal block's :: at the end
-            "It is fast [#]_.  For example::",
-            "它很快。例如：",
-            "它很快。例如 [#]_::",
+        (  # a literal block's :: where the translation ends with a colon, or without one
+            "For example::",
+            "例如：",
+            "例如::",
+            0,
+        ),
+        ("For example::", "例如", "例如::", 0),
+        (  # a role left without its content: its name taken out
+            "Return an :term:`asynchronous iterator` for :func:`aiter`.",
+            "返回一个 :term:asynchronous 迭代器，用于:func:`aiter`。",
+            "返回一个 asynchronous 迭代器，用于 :func:`aiter`。",
             1,
         ),
     ],
 )
-def test_restore_writes_the_markup_back_where_the_translation_copies_it(
-    source, translation, restored, kept
-):
-    assert restore(translation, render(source)) == (restored, kept)
+def test_mend_makes_a_translation_of_marked_up_text_valid_rest(source, translation, mended, held):
+    assert mend(translation, render(source)) == (mended, held)

@@ -1,9 +1,9 @@
 """``fanyi po``: fill the untranslated entries of a gettext catalogue (``.po``) with translations.
 
 Each entry with no translation yet (not fuzzy, not obsolete, not code only) is translated as
-its page shows it, its reStructuredText inline markup (roles, literals, links, emphasis) written
-back around what each span showed where the translation copies it, and flagged ``fuzzy`` for a
-person to review; entries already translated stay as they are, and so does one whose
+written, its reStructuredText inline markup (roles, literals, emphasis), which the translator
+copies, set apart by spaces as reST needs, a literal block's ``::`` kept, and flagged ``fuzzy``
+for a person to review; entries already translated stay as they are, and so does one whose
 translation lost a format placeholder (``%s``, ``{name}``). The target language is ``--to``, else
 the catalogue's ``Language`` header (``zh_CN`` → zh) where the model translates into it, else
 detected per entry. Every DecodeConfig key is a flag, as in ``fanyi translate``. Prints what
@@ -74,6 +74,6 @@ def summary(report: CatalogueReport, output: str) -> str:
         f"{output}: {report.filled} of {report.entries} entries filled (flagged fuzzy); left "
         f"as they were: {report.translated_already} translated, {report.fuzzy_or_obsolete} "
         f"fuzzy or obsolete, {report.code_only} code only, {report.placeholders_lost} with a "
-        f"placeholder lost, {report.failed} failed; inline markup: {report.spans_restored} "
-        f"of {report.spans} spans restored"
+        f"placeholder lost, {report.failed} failed; inline markup: {report.spans_held} "
+        f"of {report.spans} spans held as written"
     )
