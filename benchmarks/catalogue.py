@@ -122,8 +122,8 @@ def main() -> None:
         r = result[name]
         spans = f"{r['spans_as_written']} / {r['spans_set_apart']}"
         print(
-            f"| {name} | {r.get('bleu', '')} | {r.get('chrf', '')} | {spans} | {r['literal_blocks']} "
-            f"| {r['roles_broken']} |"
+            f"| {name} | {r.get('bleu', '')} | {r.get('chrf', '')} | {spans} "
+            f"| {r['literal_blocks']} | {r['roles_broken']} |"
         )
     emit(
         {

@@ -16,10 +16,12 @@ markup) stay as they are, and so does one whose translation lost a format placeh
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import polib
 
+from .decode.translation import Translation
 from .decode.translator import Translator
 from .markup import Rendered, is_code_only, mend, render
 
@@ -76,9 +78,15 @@ def placeholders(text: str) -> list[str]:
     return sorted(_PLACEHOLDER.findall(text))
 
 
-def fill(catalogue: polib.POFile, translator: Translator, to: str | None) -> CatalogueReport:
+def fill(
+    catalogue: polib.POFile,
+    translator: Translator,
+    to: str | None,
+    each: Callable[[Translation], None] = lambda translation: None,
+) -> CatalogueReport:
     """Translate the untranslated entries of ``catalogue`` into ``to`` (None: detected per
-    text) in place, each flagged ``fuzzy``; what became of every entry."""
+    text) in place, each flagged ``fuzzy``; what became of every entry. ``each`` is called with
+    every translation as it comes (a progress bar)."""
     report = CatalogueReport(entries=len(catalogue))
     todo = []
     for entry in catalogue:
@@ -88,12 +96,23 @@ def fill(catalogue: polib.POFile, translator: Translator, to: str | None) -> Cat
         else:
             setattr(report, reason, getattr(report, reason) + 1)
     texts = [text for entry in todo for text in sources_of(entry)]
-    found = iter(zip(map(render, texts), translator.translate(texts, to), strict=True))
+    translations = list(map(_passed(each), translator.stream(texts, to)))
+    found = iter(zip(map(render, texts), translations, strict=True))
     for entry in todo:
         parts = [next(found) for _ in sources_of(entry)]
         written = [_written(r, t.text, report) if t.error is None else None for r, t in parts]
         _fill_entry(entry, written, report)
     return report
+
+
+def _passed(each: Callable[[Translation], None]) -> Callable[[Translation], Translation]:
+    """``each`` as a step that hands its translation on."""
+
+    def step(translation: Translation) -> Translation:
+        each(translation)
+        return translation
+
+    return step
 
 
 def _written(rendered: Rendered, translation: str, report: CatalogueReport) -> str:

@@ -1,4 +1,4 @@
-"""reStructuredText inline markup → the text a reader of the rendered page sees; its spans kept valid.
+"""reStructuredText inline markup → the text a reader of the rendered page sees, and kept valid.
 
 Documentation translations (Sphinx's gettext catalogues) keep the markup of their source:
 ``:func:`~os.path.join```, ````code````, ``*emphasis*``, ```link <url>`_``, a paragraph ending in

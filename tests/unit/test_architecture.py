@@ -15,7 +15,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "fanyi"
 # config and atomic are leaves; data is what training and translation read, data.build what
 # `fanyi prepare` and `fanyi data` write (above it: the read side never imports the build);
 # interop maps other formats to and from model directories, beside them;
-# evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what validation uses; tune chooses α with evaluate; distill translates training data; catalogue fills a .po file); runtime is
+# evaluate translates with the Translator, then scores (fanyi.scores, beside lang, is what
+# validation uses; tune chooses α with evaluate; distill translates training data; catalogue
+# fills a .po file); runtime is
 # the process policy that only entry points apply; the applications on top parse and call.
 LAYERS = [
     [

@@ -1,6 +1,6 @@
 """A gettext catalogue filled (``fanyi.catalogue.fill``) by a stand-in translator that copies
-what it reads after "译" (markup and all): which entries are filled and flagged, which stay as they were and
-why, plural forms, lost placeholders and failed texts."""
+what it reads after "译" (markup and all): which entries are filled and flagged, which stay as
+they were and why, plural forms, lost placeholders and failed texts."""
 
 from types import SimpleNamespace
 
@@ -59,8 +59,11 @@ class Copying:
     def __init__(self):
         self.read = []
 
-    def translate(self, texts, to=None):
+    def stream(self, texts, to=None):
         self.read += texts
+        return iter(self.translations(texts))
+
+    def translations(self, texts):
         return [
             SimpleNamespace(text=f"译{t.replace('Copied %s', 'Copied')}", error=None)
             if "FAIL" not in t

@@ -1,5 +1,6 @@
-"""``fanyi translate -i FILE``'s progress bar: lines and sentences/s on a terminal, nothing on a
-pipe or a file (the CLI end to end, under a real pty: tests/integration/test_translate_cli.py)."""
+"""``fanyi translate -i FILE``'s and ``fanyi po``'s progress bar: lines (texts) and
+sentences/s on a terminal, nothing on a pipe or a file (the CLI end to end, under a real pty:
+tests/integration/test_translate_cli.py)."""
 
 import io
 
@@ -46,3 +47,12 @@ def test_no_terminal_no_file_no_bar(tmp_path):
         progress.say("a warning")
         progress.close()
         assert stream.getvalue() == "a warning\n"
+
+
+def test_a_count_of_texts_shows_a_bar_in_its_unit():
+    stream = Terminal()
+    progress = Progress(None, stream, total=2, unit="text")
+    progress.done(translation(1))
+    progress.done(translation(1))
+    progress.close()
+    assert "2/2" in stream.getvalue() and "text" in stream.getvalue()

@@ -6,7 +6,8 @@ copies, set apart by spaces as reST needs, a literal block's ``::`` kept, and fl
 for a person to review; entries already translated stay as they are, and so does one whose
 translation lost a format placeholder (``%s``, ``{name}``). The target language is ``--to``, else
 the catalogue's ``Language`` header (``zh_CN`` → zh) where the model translates into it, else
-detected per entry. Every DecodeConfig key is a flag, as in ``fanyi translate``. Prints what
+detected per entry. Every DecodeConfig key is a flag, as in ``fanyi translate``. A progress
+bar (texts translated, sentences per second) on stderr when it is a terminal; then prints what
 became of the entries (``--json``: one JSON object).
 
     fanyi po library/functions.po -o library/functions.po   # fill a catalogue in place
@@ -21,8 +22,9 @@ from pathlib import Path
 import polib
 
 from ..atomic import write_text_atomic
-from ..catalogue import CatalogueReport, fill
+from ..catalogue import CatalogueReport, fill, left_as_is, sources_of
 from .flags import switch
+from .progress import Progress
 from .translate import add_model_arguments, load_translator
 
 
@@ -46,7 +48,12 @@ def run(args: argparse.Namespace) -> int:
     catalogue = read_catalogue(Path(args.catalogue))
     translator = load_translator(args)
     to = args.to or language_of(catalogue, translator.targets)
-    report = fill(catalogue, translator, to)
+    texts = sum(len(sources_of(e)) for e in catalogue if left_as_is(e) is None)
+    progress = Progress(None, total=texts, unit="text")
+    try:
+        report = fill(catalogue, translator, to, progress.done)
+    finally:
+        progress.close()
     write_text_atomic(Path(args.output), str(catalogue) + "\n")
     print(json.dumps(report.to_dict()) if args.json else summary(report, args.output))
     return 0

@@ -1,6 +1,7 @@
-"""``fanyi translate -i FILE``'s progress: lines translated and sentences per second, as a tqdm
-bar on stderr when stderr is a terminal, and nothing at all otherwise (a pipe, a log file), so
-that what a program reads from stderr stays the warnings alone."""
+"""``fanyi translate -i FILE``'s and ``fanyi po``'s progress: lines (texts) translated and
+sentences per second, as a tqdm bar on stderr when stderr is a terminal, and nothing at all
+otherwise (a pipe, a log file), so that what a program reads from stderr stays the warnings
+alone."""
 
 from __future__ import annotations
 
@@ -22,19 +23,25 @@ def count_lines(path: str) -> int:
 
 
 class Progress:
-    """A bar over the lines of file ``path`` on ``stream`` (default stderr) when there is a file
-    and the stream is a terminal; warnings are printed through it (:meth:`say`), so that they do
-    not break the bar."""
+    """A bar over the lines of file ``path`` (or over ``total`` texts of a ``unit``) on
+    ``stream`` (default stderr) when the count is known and the stream is a terminal; warnings
+    are printed through it (:meth:`say`), so that they do not break the bar."""
 
-    def __init__(self, path: str | None, stream: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        path: str | None,
+        stream: TextIO | None = None,
+        total: int | None = None,
+        unit: str = "line",
+    ) -> None:
         self.stream = stream or sys.stderr
         self.sentences = 0
         self.bar: Any = None
-        if path is not None and self.stream.isatty():
+        if (path is not None or total is not None) and self.stream.isatty():
             from tqdm import tqdm
 
-            total = count_lines(path)
-            self.bar = tqdm(total=total, unit="line", file=self.stream, mininterval=0.5)
+            total = count_lines(path) if path is not None else total
+            self.bar = tqdm(total=total, unit=unit, file=self.stream, mininterval=0.5)
 
     def done(self, result: Translation) -> None:
         """One more line translated: its sentences (pieces, each ending in EOS) counted."""
