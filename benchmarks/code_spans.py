@@ -1,10 +1,12 @@
-"""Inline code in backticks, translated with and without reading it bare (``keep_code``).
+"""Inline code in backticks, translated with and without reading it bare (``keep_code``), and
+holding the translation to it (``hold_code``).
 
 The documentation sources lost their markup when ``fanyi data`` read them, so this benchmark puts
 some back the way Markdown writes it: in each held-out line of python-docs and django-docs (dev:
 choose on this one; test) whose reference copies a piece of code from the source (a dotted name,
 a call ``f()``, a snake_case name), that code is put in backticks on both sides. Each direction
-is translated with ``keep_code`` off and on and scored (BLEU, chrF, length ratio; sacreBLEU,
+is translated three ways, as written (``keep_code`` off), bare (on, ``hold_code`` off) and held
+(both on: a sentence whose translation misses its code searched again, held to it), and scored (BLEU, chrF, length ratio; sacreBLEU,
 tok:zh into Chinese), with the count of spans the translation gives back in backticks and of
 backticks it leaves unpaired. Ends with one JSON line.
 
@@ -57,14 +59,19 @@ def given_back(source: str, translation: str) -> int:
 
 
 def score_both(translator: Translator, pairs: list[tuple[str, str]], to: str) -> dict:
-    """The lines' scores into ``to`` with ``keep_code`` off and on, and what became of the code."""
+    """The lines' scores into ``to`` read as written, bare, and bare and held to the code, and
+    what became of the code."""
     sources, refs = (
         [p[0 if to == "zh" else 1] for p in pairs],
         [p[1 if to == "zh" else 0] for p in pairs],
     )
     result: dict = {"lines": len(pairs), "spans": sum(len(code_spans(s)) for s in sources)}
-    for key, keep in (("as_written", False), ("bare", True)):
-        out = translator(sources, to=to, keep_code=keep)
+    for key, keep, hold in (
+        ("as_written", False, False),
+        ("bare", True, False),
+        ("held", True, True),
+    ):
+        out = translator(sources, to=to, keep_code=keep, hold_code=hold)
         back = sum(given_back(s, t) for s, t in zip(sources, out, strict=True))
         unpaired = sum(t.count("`") % 2 for t in out)
         result[key] = scored(out, refs, to) | {"spans_given_back": back, "lines_unpaired": unpaired}

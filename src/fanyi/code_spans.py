@@ -31,6 +31,12 @@ def code_spans(text: str) -> list[str]:
     return [match.group() for match in _spans(text)]
 
 
+def code_of(span: str) -> str:
+    """The code of a span (``code_spans``' ``"`os.path.join()`"`` → ``"os.path.join()"``)."""
+    match = SPAN.fullmatch(span)
+    return match.group(2) if match else span
+
+
 def unquote(text: str) -> str:
     """``text`` with each span of inline code written without its backticks."""
     return SPAN.sub(lambda m: m.group(2) if m.group(2).strip() else m.group(), text)

@@ -57,6 +57,15 @@ def test_a_link_is_copied_as_written(translator):
     assert options.keep_links and translator.translate([LINK], to="zh", keep_links=False)
 
 
+def test_inline_code_is_held_as_written(translator):
+    text, code = "Run `tom_station --fast` now.", "`tom_station --fast`"
+    assert code in translator(text, to="zh"), translator(text, to="zh")
+    assert code not in translator(text, to="zh", hold_code=False)  # else nothing was tested
+    assert "tom_station --fast" not in translator(text, to="zh", keep_code=False, hold_code=True)
+    mostly_code = "Run `tom_a` then `tom_b` then `tom_c` now."  # more spans than are held
+    assert translator(mostly_code, to="zh") == translator(mostly_code, to="zh", hold_code=False)
+
+
 @pytest.mark.parametrize(
     "text, to, numbers",
     [

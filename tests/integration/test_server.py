@@ -215,6 +215,7 @@ def test_health_and_openapi(translator):
         {"keep_links": False},
         {"hold_numbers": False},
         {"hold_dates": False},
+        {"hold_code": False},
         {"constrained_length_penalty": 1.0},
     ],
 )

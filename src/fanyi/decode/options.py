@@ -92,6 +92,9 @@ class SearchOptions:
     # web and e-mail addresses copied as written: where a translation misses one, it is searched
     # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
     keep_links: bool = True
+    # with keep_code, inline code copied as written: where a translation misses a span's code,
+    # it is searched again, held to it (code_spans.py, decode/constraints.py)
+    hold_code: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
     # the characters of a translation into Chinese: hans (Simplified, as the model writes them),
     # hant (Traditional), tw (Taiwan's characters and words), hk (Hong Kong's); OpenCC (lang.py)

@@ -108,14 +108,14 @@ class Translator:
         chosen = dataclasses.replace(options or self.options, **changes)
         self.check(chosen)
         can_hold = self.engine.lexical_constraints and not chosen.sampling
-        holds = (chosen.keep_links, chosen.hold_numbers, chosen.hold_dates)
-        links, numbers, dates = (can_hold and option for option in holds)
+        holds = (chosen.keep_links, chosen.hold_numbers, chosen.hold_dates, chosen.hold_code)
+        links, numbers, dates, code = (can_hold and option for option in holds)
         n, phrases = len(texts), phrases_per_text(constraints, len(texts))
         if chosen.sampling and any(phrases):
             raise ValueError("constraints need beam search (or greedy decoding), not sampling")
         held = zip(per_text(target_prefix, n), phrases, strict=True)
         work = [
-            self.text.prepare(t, to, chosen, Held(p, c, links, numbers, dates))
+            self.text.prepare(t, to, chosen, Held(p, c, links, numbers, dates, code))
             for t, (p, c) in zip(texts, held, strict=True)
         ]
         pieces = [(text, i) for text in work for i in range(len(text.pieces))]

@@ -98,6 +98,9 @@ class TranslateRequest(BaseModel):
     keep_links: StrictBool | None = Field(
         None, description="web and e-mail addresses copied as written (a constrained search)"
     )
+    hold_code: StrictBool | None = Field(
+        None, description="with keep_code, `code` copied as written (a constrained search)"
+    )
 
 
 class Candidate(BaseModel):
