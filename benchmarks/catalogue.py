@@ -30,7 +30,7 @@ from fanyi.catalogue import fill
 from fanyi.data.build.repository import git
 from fanyi.decode.translator import Translator
 from fanyi.lang import HAN
-from fanyi.markup import plain_text, render
+from fanyi.markup import ROLE_NAME, plain_text, render
 from fanyi.runtime import set_threads
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests/fixtures/data/python-docs"
@@ -68,7 +68,7 @@ def counted(sources: list[str], outputs: list[str]) -> dict[str, int]:
     counts = {"spans_as_written": 0, "spans_set_apart": 0, "literal_blocks": 0, "roles_broken": 0}
     for source, output in zip(sources, outputs, strict=True):
         rendered = render(source)
-        names = set(re.findall(r":(?:[A-Za-z0-9_+.-]+:)+(?=`)", source))
+        names = set(ROLE_NAME.findall(source))
         counts["roles_broken"] += sum(
             len(re.findall(re.escape(n) + "(?!`)", output)) for n in names
         )

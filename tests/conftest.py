@@ -2,6 +2,7 @@
 where the corpora are, and a local HTTP server for the download tests (none reaches the network)."""
 
 import http.server
+import json
 import os
 import subprocess
 import sys
@@ -37,6 +38,19 @@ def run_benchmark(name: str, *args: str, env: dict | None = None) -> subprocess.
         text=True,
         timeout=300,
     )
+
+
+def benchmark_on_rows(
+    name: str, sources: Path, source: str, rows: list[tuple[str, str]], *args: str
+) -> dict:
+    """Run benchmarks/NAME (``args``) on a ``fanyi data`` folder ``sources`` whose ``source``
+    has a dev split of ``rows`` (English, Chinese); the figures of its JSON line."""
+    (sources / source).mkdir()
+    lines = "".join(f"{en}\t{zh}\t{source}\n" for en, zh in rows)
+    (sources / source / "dev.tsv").write_text(lines, encoding="utf-8")
+    done = run_benchmark(name, "--sources", str(sources), *args)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from .lang import HAN
 
 # :role:`content`, :domain:role:`content` (content has no backquote)
-_ROLE = re.compile(r":(?:[A-Za-z0-9_+.-]+:)+`([^`]+)`")
+_ROLE_PREFIX = r":(?:[A-Za-z0-9_+.-]+:)+"
+_ROLE = re.compile(_ROLE_PREFIX + r"`([^`]+)`")
 _LITERAL = re.compile(r"``(.+?)``")
 _LINK = re.compile(r"`([^`<]*?)\s*<[^`>]*>`_{1,2}")  # `text <target>`_ and anonymous __
 _REFERENCE = re.compile(r"`([^`]+)`_{1,2}")  # `text`_
@@ -87,7 +88,7 @@ def render(text: str) -> Rendered:
 
     def shown(show: Callable[[re.Match[str]], str], match: re.Match[str]) -> str:
         found.append((match.group().strip(), show(match)))
-        return show(match)
+        return found[-1][1]
 
     for pattern, show in _STEPS:
         text = pattern.sub(functools.partial(shown, show), text)
@@ -113,7 +114,7 @@ def _unhide(text: str, escaped: bool = False) -> str:
 
 _PLACE = 0x100000  # a span held waits in the last private-use plane until all are found
 _PLACED = re.compile("[\U00100000-\U0010fffd]")
-_ROLE_NAME = re.compile(r":(?:[A-Za-z0-9_+.-]+:)+(?=`)")  # ":func:" of ":func:`abs`"
+ROLE_NAME = re.compile(f"{_ROLE_PREFIX}(?=`)")  # ":func:" of ":func:`abs`"
 _NEEDS_SPACE = re.compile(f"[\\w{HAN}]")  # letters, digits and Han characters
 
 
@@ -129,7 +130,7 @@ def mend(translation: str, rendered: Rendered) -> tuple[str, int]:
         if markup in translation:
             translation = translation.replace(markup, chr(_PLACE + n), 1)
             held += 1
-    for name in {m.group() for markup, _ in rendered.spans if (m := _ROLE_NAME.match(markup))}:
+    for name in {m.group() for markup, _ in rendered.spans if (m := ROLE_NAME.match(markup))}:
         translation = re.sub(re.escape(name) + r"(?!`)\s*", "", translation)
     if rendered.literal_block:
         translation = translation.rstrip().rstrip(":：").rstrip() + "::"

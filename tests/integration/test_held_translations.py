@@ -2,13 +2,12 @@
 API's ``constraints``, ``keep_links``, ``fanyi translate --constraint/--constraints`` and the
 HTTP API's ``constraints``, on a tiny trained model; the benchmark on fixture lines."""
 
-import json
 import subprocess
 import sys
 
 import pytest
 
-from conftest import run_benchmark
+from conftest import benchmark_on_rows
 from fanyi import Translator
 from fanyi.numerals import whole
 from fanyi.serve import Limits, create_app
@@ -151,18 +150,13 @@ def test_the_http_api_holds_each_text_to_its_phrases(translator):
 
 @pytest.mark.slow  # runs benchmarks/links.py
 def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
-    docs = tmp_path / "python-docs"
-    docs.mkdir()
     rows = [
         ("See https://docs.python.org/3/ for more.", "更多内容见 https://docs.python.org/3/ 。"),
         ("No link here.", "这里没有链接。"),
         ("Mail bob@example.org now.", "现在给 bob@example.org 写信。"),
     ]
-    (docs / "dev.tsv").write_text("".join(f"{en}\t{zh}\tpy\n" for en, zh in rows), "utf-8")
-    args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
-    done = run_benchmark("links.py", *args)
-    assert done.returncode == 0, done.stderr
-    results = json.loads(done.stdout.splitlines()[-1])["results"]
+    args = ["-m", str(model), "--threads", "1"]
+    results = benchmark_on_rows("links.py", tmp_path, "python-docs", rows, *args)["results"]
     assert results["test django-docs/test.tsv en→zh"] == "none"
     for direction in ("en→zh", "zh→en"):
         scored = results[f"dev python-docs/dev.tsv {direction}"]
@@ -172,18 +166,13 @@ def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
 
 @pytest.mark.slow  # runs benchmarks/dates.py
 def test_the_benchmark_scores_lines_with_dates_off_and_on(model, tmp_path):
-    news = tmp_path / "wmt-news"
-    news.mkdir()
     rows = [
         ("The fair opens on August 11.", "8月11日，博览会开幕。"),
         ("No date here.", "这里没有日期。"),
         ("He left in August 2014.", "2014年8月，他离开了。"),
     ]
-    (news / "dev.tsv").write_text("".join(f"{en}\t{zh}\tnt17\n" for en, zh in rows), "utf-8")
-    args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
-    done = run_benchmark("dates.py", *args)
-    assert done.returncode == 0, done.stderr
-    results = json.loads(done.stdout.splitlines()[-1])["results"]
+    args = ["-m", str(model), "--threads", "1"]
+    results = benchmark_on_rows("dates.py", tmp_path, "wmt-news", rows, *args)["results"]
     assert results["newstest2019 zh→en"] == "missing"
     scored = results["newstest2017 (dev) zh→en"]
     assert scored["lines"] == 2 and scored["dates"] == 2 and scored["reference_names"] == 2

@@ -1,11 +1,9 @@
 """benchmarks/length_ratio.py on a tiny trained model and a few dev lines: every lever scored,
 the coverage penalty at β 0 ranking as the beam does, and the EOS floor never shortening."""
 
-import json
-
 import pytest
 
-from conftest import run_benchmark
+from conftest import benchmark_on_rows
 from tiny_translator import tiny_model_dir
 
 pytestmark = pytest.mark.slow  # trains the tiny model (shared) and runs the benchmark
@@ -20,13 +18,8 @@ ROWS = [
 
 def test_every_lever_is_scored_on_the_dev_lines(tmp_path_factory, tmp_path):
     model = tiny_model_dir(tmp_path_factory)
-    news = tmp_path / "wmt-news"
-    news.mkdir()
-    (news / "dev.tsv").write_text("".join(f"{en}\t{zh}\tnt17\n" for en, zh in ROWS), "utf-8")
-    args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1", "--lines", "3"]
-    done = run_benchmark("length_ratio.py", *args, "--alphas", "5", "--floors", "1.5")
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.splitlines()[-1])
+    args = ["-m", str(model), "--threads", "1", "--lines", "3", "--alphas", "5", "--floors", "1.5"]
+    result = benchmark_on_rows("length_ratio.py", tmp_path, "wmt-news", ROWS, *args)
     assert result["benchmark"] == "length_ratio" and result["lines"] == 3
     rows = result["results"]
     assert set(rows) == {

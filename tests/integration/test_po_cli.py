@@ -77,6 +77,15 @@ def test_a_file_that_is_no_catalogue_is_one_line(model_dir, tmp_path, capsys, te
     assert "bad.po" in err and not (tmp_path / "out.po").exists()
 
 
+def test_an_output_folder_that_is_missing_is_found_out_before_translating(tmp_path, capsys):
+    source = tmp_path / "index.po"
+    source.write_text(CATALOGUE, encoding="utf-8")
+    output = tmp_path / "missing" / "index.po"
+    status = main(["po", str(source), "-o", str(output), "-m", str(tmp_path / "no-model")])
+    err = capsys.readouterr().err  # the missing model would have been the error after it
+    assert status == 2 and "no folder" in err and len(err.strip().splitlines()) == 1, err
+
+
 @pytest.mark.slow  # runs benchmarks/catalogue.py
 def test_the_benchmark_finds_the_held_out_entries_in_a_snapshot(model_dir, tmp_path):
     repo = tmp_path / "python-docs-zh-cn"

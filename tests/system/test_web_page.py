@@ -77,21 +77,31 @@ def test_translate_and_see_the_heatmap(translator, tmp_path):
     assert all(r.startswith(url) for r in requests), requests  # no CDN, nothing outside
 
 
-def test_the_translation_starts_as_asked(translator):
-    sentence, prefix = "我很好。", "I"
-    expected = translator.translate([sentence], beam=2, target_prefix=prefix)[0].text
-    assert expected.startswith(prefix)
+def translated_on_the_page(translator, fill) -> str:
+    """The translation the page shows once ``fill(page)`` has filled in its form."""
     with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = browser.new_page()
         page.goto(url)
         page.wait_for_function("document.querySelectorAll('#direction option').length === 3")
-        page.fill("#source", sentence)
-        page.fill("#prefix", f" {prefix} ")  # surrounding spaces are not part of it
+        fill(page)
         page.click("#translate")
         page.wait_for_function("document.getElementById('translation').textContent !== ''")
-        assert page.text_content("#translation") == expected
+        shown = page.text_content("#translation")
         browser.close()
+    return shown
+
+
+def test_the_translation_starts_as_asked(translator):
+    sentence, prefix = "我很好。", "I"
+    expected = translator.translate([sentence], beam=2, target_prefix=prefix)[0].text
+    assert expected.startswith(prefix)
+
+    def fill(page):
+        page.fill("#source", sentence)
+        page.fill("#prefix", f" {prefix} ")  # surrounding spaces are not part of it
+
+    assert translated_on_the_page(translator, fill) == expected
 
 
 def test_chinese_in_the_characters_asked_for(translator):
@@ -100,19 +110,14 @@ def test_chinese_in_the_characters_asked_for(translator):
         [sentence], to="zh", beam=2, target_prefix=prefix, chinese_script="tw"
     )[0].text
     assert expected.startswith("這個軟體"), expected  # Taiwan's characters and words
-    with running_server(create_app(translator)) as url, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page()
-        page.goto(url)
-        page.wait_for_function("document.querySelectorAll('#direction option').length === 3")
+
+    def fill(page):
         page.fill("#source", sentence)
         page.select_option("#direction", "zh")
         page.select_option("#chinese", "tw")
         page.fill("#prefix", prefix)
-        page.click("#translate")
-        page.wait_for_function("document.getElementById('translation').textContent !== ''")
-        assert page.text_content("#translation") == expected
-        browser.close()
+
+    assert translated_on_the_page(translator, fill) == expected
 
 
 def test_errors_are_shown_not_thrown(translator):

@@ -45,7 +45,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    catalogue = read_catalogue(Path(args.catalogue))
+    catalogue, output = read_catalogue(Path(args.catalogue)), Path(args.output)
+    if not output.parent.is_dir():  # found out before the translating, not after
+        raise ValueError(f"{output}: no folder {output.parent} to write it in")
     translator = load_translator(args)
     to = args.to or language_of(catalogue, translator.targets)
     texts = sum(len(sources_of(e)) for e in catalogue if left_as_is(e) is None)
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         report = fill(catalogue, translator, to, progress.done)
     finally:
         progress.close()
-    write_text_atomic(Path(args.output), str(catalogue) + "\n")
+    write_text_atomic(output, str(catalogue) + "\n")
     print(json.dumps(report.to_dict()) if args.json else summary(report, args.output))
     return 0
 

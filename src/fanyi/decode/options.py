@@ -8,7 +8,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 # The most a user may ask for: each bounds memory (beams and samples are rows of every step,
 # workers are processes); lengths beyond a model's positions are capped by them anyway.
@@ -148,7 +148,7 @@ class SearchOptions:
             raise ValueError(f"script_penalty (and by target) must be finite and ≥ 0: {betas}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
-        if self.chinese_script not in ("hans", "hant", "tw", "hk"):
+        if self.chinese_script not in get_args(ChineseScript):
             raise ValueError(
                 f"chinese_script must be hans, hant, tw or hk, not {self.chinese_script!r}"
             )

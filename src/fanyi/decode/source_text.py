@@ -218,17 +218,17 @@ class SourceText:
         (``held.numbers``) of ``sentence``; a number inside code, an address or a date is held
         by it."""
         code = [c for c in held.code if c in sentence]
-        if 0 < len(code) <= MOST_CODE_HELD:
-            outside = functools.reduce(lambda text, c: text.replace(c, " "), code, sentence)
-            return [*code, *self._held_in(outside, to, held._replace(code=()))]
+        code = code if len(code) <= MOST_CODE_HELD else []
+        sentence = functools.reduce(lambda text, c: text.replace(c, " "), code, sentence)
         addresses = links(sentence) if held.links else []
         source = self.languages.source_of(to)
         dates = dates_to_hold(sentence, source, to) if held.dates else []
+        found = [*code, *addresses, *(date for _, date in dates)]
         if not held.numbers:
-            return [*addresses, *(date for _, date in dates)]
+            return found
         spans = [*addresses, *(span for span, _ in dates)]
         outside = functools.reduce(lambda text, a: text.replace(a, " "), spans, sentence)
-        return [*addresses, *(date for _, date in dates), *numbers_to_hold(outside, source)]
+        return [*found, *numbers_to_hold(outside, source)]
 
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, however

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from ..decode.options import ChineseScript
+
 Number = StrictFloat | StrictInt
 
 
@@ -82,7 +84,7 @@ class TranslateRequest(BaseModel):
     keep_code: StrictBool | None = Field(
         None, description="`code` read without its backticks, given them back where it is copied"
     )
-    chinese_script: Literal["hans", "hant", "tw", "hk"] | None = Field(
+    chinese_script: ChineseScript | None = Field(
         None,
         description="into Chinese: Simplified (hans), Traditional (hant), Taiwan's, Hong Kong's",
     )
