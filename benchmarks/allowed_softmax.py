@@ -31,8 +31,8 @@ from common import (
     read_lines,
     with_allocator,
 )
-from fanyi.decode.translator import Translator
 from fanyi.scores import score
+from fanyi.translate.translator import Translator
 
 WAYS = {"whole vocabulary": False, "allowed pieces": True}
 

@@ -28,10 +28,10 @@ from common import emit, machine, read_lines
 from decode_search import scored
 from fanyi.catalogue import fill
 from fanyi.data.build.repository import git
-from fanyi.decode.translator import Translator
-from fanyi.lang import HAN
-from fanyi.markup import ROLE_NAME, plain_text, render
 from fanyi.runtime import set_threads
+from fanyi.text.lang import HAN
+from fanyi.text.markup import ROLE_NAME, plain_text, render
+from fanyi.translate.translator import Translator
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests/fixtures/data/python-docs"
 SNAPSHOT = "/work/.mirror/python+python-docs-zh-cn/repo"

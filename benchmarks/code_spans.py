@@ -21,8 +21,8 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.code_spans import code_spans
-from fanyi.decode.translator import Translator
+from fanyi.text.code_spans import code_spans
+from fanyi.translate.translator import Translator
 
 SETS = [
     f"{source}/{split}.tsv"

@@ -20,8 +20,8 @@ from pathlib import Path
 import torch
 
 from fanyi import precision
-from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import first_member
+from fanyi.translate.model_names import TATOEBA
 
 
 def machine() -> dict:
@@ -154,8 +154,8 @@ def off_and_on_parser(description: str) -> argparse.ArgumentParser:
 
 def off_and_on_translator(args: argparse.Namespace):  # -> fanyi.Translator
     """The translator those benchmarks' ``args`` ask for, on ``args.threads`` threads."""
-    from fanyi.decode.translator import Translator
     from fanyi.runtime import set_threads
+    from fanyi.translate.translator import Translator
 
     set_threads(args.threads)
     return Translator.load(args.model, dtype=args.dtype)

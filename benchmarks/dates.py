@@ -22,9 +22,9 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.dates import dates_to_hold
-from fanyi.decode.translator import Translator
-from fanyi.numerals import set_apart, ungroup
+from fanyi.text.dates import dates_to_hold
+from fanyi.text.numerals import set_apart, ungroup
+from fanyi.translate.translator import Translator
 
 SETS = {  # (file, direction); dev.tsv holds newstest2017 English<TAB>Chinese, read both ways
     "newstest2017 (dev) zh→en": ("dev.tsv", "en"),

@@ -40,7 +40,8 @@ from decode_peers import (
     random_model,
     sources,
 )
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
+from fanyi.engines.dtype import prepare_model
 from fanyi.model import Transformer
 
 BATCH, NEW_TOKENS = 32, 30

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from common import emit, machine, read_lines, translated_scores
-from fanyi.decode.translator import Translator
 from fanyi.runtime import set_threads
+from fanyi.translate.translator import Translator
 
 DTYPES = ("fp32", "bf16", "int8")
 

@@ -15,9 +15,9 @@ import argparse
 import time
 
 from common import emit, machine, read_lines
-from fanyi.decode.translator import Translator
 from fanyi.runtime import set_threads
 from fanyi.scores import score
+from fanyi.translate.translator import Translator
 
 
 def floats(text: str) -> list[float]:

@@ -16,8 +16,8 @@ import tempfile
 import time
 
 from common import emit, interleaved, machine, read_lines
-from fanyi.decode.translator import Translator
 from fanyi.runtime import set_threads
+from fanyi.translate.translator import Translator
 
 DTYPES = ("fp32", "bf16", "int8")
 

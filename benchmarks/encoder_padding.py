@@ -22,7 +22,8 @@ from torch import Tensor
 
 from common import emit, machine, with_allocator
 from decode_peers import SIZES, random_model, sources, timed_searches
-from fanyi.decode import DecodeConfig, prepare_model
+from fanyi.decode import DecodeConfig
+from fanyi.engines.dtype import prepare_model
 from fanyi.model.transformer import Encoder, Transformer
 
 SOURCES = {  # decode.py's, and ragged ones

@@ -38,9 +38,9 @@ from common import (
     read_lines,
     with_allocator,
 )
-from fanyi.decode.translator import Translator
 from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.scores import score
+from fanyi.translate.translator import Translator
 
 HERE = Path(__file__).resolve().parent
 

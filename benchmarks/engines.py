@@ -20,10 +20,10 @@ from pathlib import Path
 import ctranslate2
 
 from common import add_one_model_argument, emit, interleaved, machine, read_lines
-from fanyi.decode.translator import Translator
 from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.runtime import set_threads
 from fanyi.scores import score
+from fanyi.translate.translator import Translator
 
 ENGINES = ("fanyi-fp32", "ct2-float32", "ct2-int8")
 

@@ -22,9 +22,9 @@ import sacrebleu
 import sentencepiece as spm
 
 from common import emit, machine, read_lines
-from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import first_member
 from fanyi.interop.export_ct2 import export_ctranslate2
+from fanyi.translate.model_names import TATOEBA
 
 REPO = Path(__file__).resolve().parents[1]
 PAIRS = REPO / "tests" / "fixtures" / "data" / "tatoeba-cmn-eng" / "bundled-test.txt"

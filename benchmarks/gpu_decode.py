@@ -26,8 +26,9 @@ import torch
 from torch import Tensor
 
 from decode_peers import check_marian, generate_exactly, marian_from_fanyi, random_model, sources
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
 from fanyi.device import resolve_device
+from fanyi.engines.dtype import prepare_model
 from fanyi.precision import bf16_native
 
 SIZES = {

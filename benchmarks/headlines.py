@@ -17,8 +17,8 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.decode.translator import Translator
-from fanyi.recase import recasable
+from fanyi.text.recase import recasable
+from fanyi.translate.translator import Translator
 
 SETS = {
     "newstest2017 (dev)": "dev.tsv",

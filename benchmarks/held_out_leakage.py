@@ -12,7 +12,7 @@ from pathlib import Path
 
 from common import emit, read_lines
 from fanyi.data import read_manifest
-from fanyi.lang import Normalizer, split_tag
+from fanyi.text.lang import Normalizer, split_tag
 
 
 def main() -> None:

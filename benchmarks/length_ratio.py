@@ -29,9 +29,9 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.decode.translation import Candidate
-from fanyi.decode.translator import Translator
-from fanyi.lang import split_sentences
+from fanyi.text.lang import split_sentences
+from fanyi.translate.translation import Candidate
+from fanyi.translate.translator import Translator
 
 
 def coverage(candidate: Candidate) -> float:

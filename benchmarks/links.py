@@ -17,8 +17,8 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.decode.translator import Translator
-from fanyi.links import links
+from fanyi.text.links import links
+from fanyi.translate.translator import Translator
 
 BOTH = ("zh", "en")
 SETS = {  # file of English<TAB>Chinese lines: the targets it is read into

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.decode.translator import Translator
-from fanyi.lang import join_sentences
-from fanyi.list_markers import list_marker
+from fanyi.text.lang import join_sentences
+from fanyi.text.list_markers import list_marker
+from fanyi.translate.translator import Translator
 
 # set name → (file, the column of its source, the language it is translated into)
 SETS = {

@@ -23,9 +23,9 @@ from pathlib import Path
 from common import emit, machine, read_lines
 from decode_search import scored
 from fanyi.data import read_manifest
-from fanyi.decode.translator import Translator
-from fanyi.lang import join_sentences, split_tag
 from fanyi.runtime import set_threads
+from fanyi.text.lang import join_sentences, split_tag
+from fanyi.translate.translator import Translator
 
 
 def directions(data: Path, split: str) -> tuple[dict[str, list[tuple[str, str]]], tuple[str, str]]:

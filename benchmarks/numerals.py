@@ -26,8 +26,7 @@ from pathlib import Path
 
 from common import emit_off_and_on, off_and_on_parser, off_and_on_translator, read_lines
 from decode_search import scored
-from fanyi.decode.translator import Translator
-from fanyi.numerals import (
+from fanyi.text.numerals import (
     BESIDE_HAN,
     grouped_numbers,
     numbers_to_hold,
@@ -35,6 +34,7 @@ from fanyi.numerals import (
     ungroup,
     whole,
 )
+from fanyi.translate.translator import Translator
 
 SETS = {  # (file, direction); dev.tsv holds newstest2017 English<TAB>Chinese, read both ways
     "newstest2017 (dev) en→zh": ("dev.tsv", "zh"),

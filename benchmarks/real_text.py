@@ -32,10 +32,10 @@ from pathlib import Path
 from common import emit, machine, read_lines
 from decode_search import scored
 from fanyi.cli.arguments import device
-from fanyi.decode.translator import Translator
 from fanyi.device import DEVICES
-from fanyi.lang import split_tag
 from fanyi.runtime import set_threads
+from fanyi.text.lang import split_tag
+from fanyi.translate.translator import Translator
 
 PER_DIRECTION = {  # a source-original set per direction (WMT): set name → the fanyi data folder
     "newstest2019": "wmt-news",

@@ -13,9 +13,9 @@ import argparse
 
 from common import emit, machine, translated_scores
 from fanyi.data.manifest import read_pairs
-from fanyi.decode.model_names import TATOEBA
-from fanyi.decode.translator import Translator
 from fanyi.runtime import set_threads
+from fanyi.translate.model_names import TATOEBA
+from fanyi.translate.translator import Translator
 
 
 def main() -> None:

@@ -46,7 +46,7 @@ def parse_size(text: str) -> int:
 
 def synthetic_corpus(tatoeba: Path, pairs: int, path: Path, seed: int = 1) -> None:
     """``pairs`` lines in cmn.txt's layout, each 2–3 random Tatoeba pairs joined."""
-    from fanyi.lang import join_sentences
+    from fanyi.text.lang import join_sentences
 
     rows = [line.split("\t")[:2] for line in tatoeba.read_text(encoding="utf-8").splitlines()]
     rng = np.random.default_rng(seed)

@@ -24,7 +24,7 @@ import yaml
 from fanyi.data import DataConfig
 from fanyi.data.build.prepare import clean_and_split
 from fanyi.ensemble_dir import first_member
-from fanyi.lang import Normalizer
+from fanyi.text.lang import Normalizer
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "data"

@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 
 from fanyi.data.manifest import read_manifest, read_pairs
-from fanyi.lang import Normalizer, lang_tag
+from fanyi.text.lang import Normalizer, lang_tag
 
 SOURCES = ("python-docs", "django-docs", "3am", "wmt-news")
 WRITES = {"manifest.json", "dev.src", "dev.tgt"}  # all this script writes into OUT

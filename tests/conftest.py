@@ -105,9 +105,9 @@ def bundled_test_pairs() -> list[tuple[str, str]]:
     import yaml
 
     from fanyi.data import DataConfig
-    from fanyi.decode.model_names import TATOEBA
     from fanyi.ensemble_dir import first_member
-    from fanyi.lang import Normalizer
+    from fanyi.text.lang import Normalizer
+    from fanyi.translate.model_names import TATOEBA
 
     sections = yaml.safe_load((first_member(TATOEBA) / "config.yaml").read_text(encoding="utf-8"))
     config = DataConfig(**sections["data"])

@@ -5,7 +5,7 @@ Documentation projects translate page by page through Sphinx's catalogues, where
 pairs a paragraph of reStructuredText (``msgid``) with its translation (``msgstr``). An entry
 with no translation yet is translated as written, its inline code read bare and quoted again by
 the translator (``keep_code``), which copies roles and literals as written; the translation is
-then made valid reST again (:func:`fanyi.markup.mend`: the spans it holds set apart by spaces
+then made valid reST again (:func:`fanyi.text.markup.mend`: the spans it holds set apart by spaces
 from Han characters, a literal block's ``::`` kept) and flagged ``fuzzy``, gettext's mark for a
 translation to be checked, so that Sphinx keeps showing the English until someone has. Entries
 already translated, fuzzy, obsolete or without prose (code, a literal block, nothing outside
@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 
 import polib
 
-from .decode.translation import Translation
-from .decode.translator import Translator
-from .markup import Rendered, is_code_only, mend, render
+from .text.markup import Rendered, is_code_only, mend, render
+from .translate.translation import Translation
+from .translate.translator import Translator
 
 FORMATS = ("python-format", "c-format", "python-brace-format")
 _PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}\s]*\}")

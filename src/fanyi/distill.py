@@ -20,8 +20,8 @@ from tqdm import tqdm
 
 from .data.config import DataConfig
 from .data.manifest import read_manifest, read_pairs
-from .decode.translator import Translator
-from .lang import split_sentences
+from .text.lang import split_sentences
+from .translate.translator import Translator
 
 NOTE = "fanyi distill"  # in the TSV's other columns (Tatoeba's attribution), to tell rows apart
 

@@ -25,8 +25,8 @@ import yaml
 from .atomic import fsync_files, replace_dir, staged_dir
 from .filenames import CONFIG_FILE, MODEL_FILE
 from .model_dir import ENSEMBLE_KEY, claim_output, read_checkpoint
-from .recase import table_beside
 from .sections import Checkpoint, read_yaml
+from .text.recase import table_beside
 
 MEMBER = "member-{}"
 SHARED_TEXT = ("src_lang", "tgt_lang", "bidirectional", "lang_tags", "nfkc", "t2s")

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .decode.options import SearchOptions
-from .decode.translator import Translator
 from .scores import Scores, score
+from .translate.translator import Translator
 
 
 def evaluate(

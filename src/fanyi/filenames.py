@@ -18,7 +18,7 @@ LOG_FILE = "log.jsonl"  # one record per logged window and per validation
 TRAIN_CONFIG_FILE = "train.yaml"  # a recipe's merged training config
 AVERAGED_DIR = "averaged"  # default output of `fanyi average RUN`
 
-# --- this host's cache (decode/dtype.py) ---
+# --- this host's cache (engines/dtype.py) ---
 DTYPE_CACHE_FILE = "dtype.json"  # the dtype `auto` chose per model, CPU, torch and threads
 
 # --- an export's model card (interop/model_card.py) ---
@@ -38,6 +38,6 @@ MARIAN_VOCAB_FILES = (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)
 # --- a Marian release (interop/marian_npz.py) ---
 MARIAN_DECODER_FILE = "decoder.yml"  # its beam-size
 
-# --- CTranslate2 (interop/export_ct2.py, interop/ct2_native.py, interop/ct2_engine.py) ---
+# --- CTranslate2 (interop/export_ct2.py, interop/ct2_native.py, engines/ctranslate2.py) ---
 CT2_MODEL_FILE = "model.bin"  # weights and variables, one binary file
 CT2_CONFIG_FILE = "config.json"  # CTranslate2's own: special tokens, not MarianConfig

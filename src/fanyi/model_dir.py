@@ -37,8 +37,8 @@ from .filenames import (
 )
 from .int8_storage import from_stored, to_int8_rows
 from .model import Transformer, build_model
-from .recase import table_beside
 from .sections import SAFE_LOADER, Checkpoint, read_config, read_sections, read_yaml
+from .text.recase import table_beside
 
 ENSEMBLE_KEY = "ensemble"  # config.yaml of an ensemble directory: its members (ensemble_dir.py)
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".pkl", ".pickle")

@@ -19,8 +19,8 @@ matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
 
-from .decode.translation import AttentionMaps
 from .model.embedding import sinusoid_table
+from .translate.translation import AttentionMaps
 
 FONT_ENV = "FANYI_CJK_FONT"
 CJK_FONTS = (

@@ -27,12 +27,12 @@ from .data.build import prepare
 from .data.build.download import REGISTRY, cache_dir
 from .data.config import resolve_path
 from .data.manifest import Manifest, read_pairs
-from .decode.translator import Translator
 from .evaluate import evaluate
 from .filenames import AVERAGED_DIR, INDEX_FILE, TRAIN_CONFIG_FILE
 from .model_dir import average_run, read_checkpoint, read_index
 from .train import TrainConfig
 from .train.log import read_log
+from .translate.translator import Translator
 
 RECIPES = Path("configs") / "recipes"
 

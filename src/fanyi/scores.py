@@ -1,7 +1,7 @@
 """Scores as sacreBLEU computes them: BLEU and chrF with their signatures, one or more references.
 
 BLEU tokenises Chinese with sacreBLEU's ``zh`` tokenizer (each Han character a token) and every
-other target language with ``13a`` (the WMT default): ``fanyi.lang.bleu_tokenizer``. chrF needs
+other target language with ``13a`` (the WMT default): ``fanyi.text.lang.bleu_tokenizer``. chrF needs
 no tokenizer. Scoring needs no model: validation during training imports this, not the
 translator (``fanyi.evaluate`` translates, then scores here).
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sacrebleu.metrics import BLEU, CHRF
 
-from .lang import BLEU_TOKENIZERS, bleu_tokenizer, majority_script
+from .text.lang import BLEU_TOKENIZERS, bleu_tokenizer, majority_script
 
 
 @dataclass

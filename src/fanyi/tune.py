@@ -16,7 +16,7 @@ English word left untranslated in Chinese, decode/options.py).
 
 bf16 and int8 decode faster on some CPUs and may cost BLEU; ``tune_dtypes`` scores each with the
 chosen α, and the dtypes within ``TOLERANCE`` BLEU of fp32 in every direction become the model's
-``auto_dtypes``: the ones ``dtype: auto`` may pick (``fanyi.decode.dtype``).
+``auto_dtypes``: the ones ``dtype: auto`` may pick (``fanyi.engines.dtype``).
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .data.manifest import SplitPairs, read_pairs
-from .decode.native import NativeEngine
 from .decode.options import Dtype, SearchOptions
-from .decode.translator import Translator
+from .engines.native import NativeEngine
 from .evaluate import evaluate
 from .scores import Scores
+from .translate.translator import Translator
 
 TOLERANCE = 0.3  # BLEU a faster dtype may lose against fp32, in every direction
 

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from conftest import run_benchmark
-from fanyi.decode.translator import BUNDLED
 from fanyi.model.inference.packed import packs
+from fanyi.translate.translator import BUNDLED
 
 pytestmark = pytest.mark.slow  # runs four benchmarks (about 1 minute)
 

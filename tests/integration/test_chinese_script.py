@@ -6,7 +6,7 @@ import pytest
 
 from fanyi import Translator
 from fanyi.decode.options import SearchOptions
-from fanyi.lang import to_traditional
+from fanyi.text.lang import to_traditional
 from tiny_translator import tiny_model_dir
 
 SOURCES = ["Tom is here.", "Where is the station?"]

@@ -20,11 +20,11 @@ from transformers import MarianTokenizer
 
 from fanyi import config as config_io
 from fanyi.cli import main
-from fanyi.decode.translator import Translator
 from fanyi.interop import marian
 from fanyi.interop.convert import read_weights
 from fanyi.model import ModelConfig, build_model
 from fanyi.model_dir import load_model, write_model_dir
+from fanyi.translate.translator import Translator
 from hf_reference import generate
 from tiny_marian import build, corpus
 

@@ -21,9 +21,9 @@ import yaml
 from transformers import MarianTokenizer
 
 from fanyi.cli import main
-from fanyi.decode.translator import Translator
 from fanyi.interop.marian_npz import LAYER
 from fanyi.model_dir import load_model
+from fanyi.translate.translator import Translator
 from hf_reference import generate
 from tiny_marian import build, corpus
 

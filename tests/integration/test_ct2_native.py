@@ -11,7 +11,7 @@ from ctranslate2.converters import TransformersConverter
 from transformers import MarianTokenizer
 
 from fanyi.cli import main
-from fanyi.decode.translator import Translator
+from fanyi.translate.translator import Translator
 from hf_reference import generate
 from tiny_marian import build, corpus
 

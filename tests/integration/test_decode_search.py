@@ -6,8 +6,8 @@ import json
 import pytest
 
 from conftest import run_benchmark
-from fanyi.decode.translator import Translator
 from fanyi.evaluate import evaluate
+from fanyi.translate.translator import Translator
 
 pytestmark = pytest.mark.slow  # runs benchmarks/decode_search.py
 

@@ -11,7 +11,7 @@ from fanyi.cli import main
 from fanyi.data.build import prepare
 from fanyi.data.manifest import read_manifest, read_pairs
 from fanyi.distill import NOTE, distill
-from fanyi.lang import split_sentences
+from fanyi.text.lang import split_sentences
 from tiny_translator import tiny_model_dir
 
 pytestmark = pytest.mark.slow  # translates a training set

@@ -10,11 +10,11 @@ import importlib.util
 import pytest
 
 from fanyi.cli import main
-from fanyi.decode.engine import ENGINES, load_engine
-from fanyi.decode.model_names import TATOEBA
 from fanyi.decode.options import LoadOptions, SearchOptions
-from fanyi.decode.translator import Translator
+from fanyi.engines.registry import ENGINES, load_engine
 from fanyi.ensemble_dir import first_member
+from fanyi.translate.model_names import TATOEBA
+from fanyi.translate.translator import Translator
 
 pytestmark = [
     pytest.mark.slow,

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from conftest import run_benchmark
-from fanyi.decode.model_names import TATOEBA
-from fanyi.decode.translator import Translator
 from fanyi.ensemble_dir import first_member
+from fanyi.translate.model_names import TATOEBA
+from fanyi.translate.translator import Translator
 
 # slow: runs benchmarks/engines.py and end_to_end.py
 pytestmark = [

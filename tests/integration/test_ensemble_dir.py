@@ -10,7 +10,7 @@ import yaml
 from fanyi import Translator
 from fanyi.cli import main
 from fanyi.decode.ensemble import Ensemble
-from fanyi.decode.native import NativeEngine
+from fanyi.engines.native import NativeEngine
 from fanyi.ensemble_dir import ensemble_members, first_member, write_ensemble_dir
 from fanyi.filenames import CONFIG_FILE
 from fanyi.model_dir import load_model, write_decode_defaults, write_model_dir

@@ -10,8 +10,8 @@ from sacrebleu.metrics import BLEU, CHRF
 from fanyi import Translator
 from fanyi.cli import main
 from fanyi.evaluate import evaluate
-from fanyi.lang import split_tag
 from fanyi.scores import score
+from fanyi.text.lang import split_tag
 from tiny_translator import tiny_model_dir
 
 

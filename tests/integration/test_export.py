@@ -20,12 +20,12 @@ from transformers import MarianMTModel, MarianTokenizer
 
 from fanyi.cli import main
 from fanyi.decode import decode
-from fanyi.decode.model_names import TATOEBA
-from fanyi.decode.translator import Translator
 from fanyi.ensemble_dir import first_member
 from fanyi.model_dir import load_model
 from fanyi.scores import score
 from fanyi.serve import create_app
+from fanyi.translate.model_names import TATOEBA
+from fanyi.translate.translator import Translator
 from hf_reference import generate
 
 REPO = Path(__file__).resolve().parents[2]

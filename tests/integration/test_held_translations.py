@@ -9,8 +9,8 @@ import pytest
 
 from conftest import benchmark_on_rows
 from fanyi import Translator
-from fanyi.numerals import whole
 from fanyi.serve import Limits, create_app
+from fanyi.text.numerals import whole
 from tiny_translator import post, tiny_model_dir
 
 TEXTS = ["我很好。", "Thank you."]

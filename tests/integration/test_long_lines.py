@@ -4,7 +4,7 @@ and in the backward scores, and the others are translated (issue 36)."""
 import pytest
 
 from fanyi.cli import main
-from fanyi.decode.translator import Translator
+from fanyi.translate.translator import Translator
 from tiny_translator import MAX_LEN, tiny_model_dir
 
 TEXTS = ["我很好。", "我很好" * 50, "Thank you.", "谢谢。"]  # the second: 102 tokens, one sentence

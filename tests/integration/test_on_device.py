@@ -16,7 +16,7 @@ from fanyi import Translator
 from fanyi.cli import main
 from fanyi.config import load_yaml, override
 from fanyi.decode.ensemble import Ensemble
-from fanyi.decode.native import NativeEngine
+from fanyi.engines.native import NativeEngine
 from fanyi.model_dir import read_index
 from fanyi.serve import Limits, create_app
 from fanyi.train import TrainConfig, train

@@ -5,7 +5,7 @@ import pytest
 from PIL import Image
 
 from fanyi.cli import main
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import run_benchmark
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.markup import mend, render
+from fanyi.text.markup import mend, render
 from tiny_translator import tiny_model_dir
 
 CATALOGUE = """\

@@ -3,7 +3,7 @@ with its prefix, normalised and tokenised as the target side, and is scored as a
 
 import pytest
 
-from fanyi.decode.translator import BUNDLED, Translator
+from fanyi.translate.translator import BUNDLED, Translator
 
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 TEXTS = ["我们明天一起去北京。", "Where is the station?", "他不在家。我很好。"]

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.model_names import resolve_model_dir
-from fanyi.lang import has_han
+from fanyi.text.lang import has_han
+from fanyi.translate.model_names import resolve_model_dir
 
 pytestmark = pytest.mark.skipif(
     not resolve_model_dir("zh-en-general").is_dir(), reason="no bundled model zh-en-general"

@@ -14,11 +14,11 @@ from fanyi import Translator
 from fanyi.cli import build_parser, main
 from fanyi.config import from_arguments
 from fanyi.decode import DecodeConfig
-from fanyi.decode.native import NativeEngine
-from fanyi.decode.source_text import SourceText
-from fanyi.decode.translator import BUNDLED
-from fanyi.lang import split_sentences
+from fanyi.engines.native import NativeEngine
 from fanyi.serve.schemas import TranslateRequest
+from fanyi.text.lang import split_sentences
+from fanyi.translate.source_text import SourceText
+from fanyi.translate.translator import BUNDLED
 from tiny_translator import tiny_model_dir
 
 pytestmark = pytest.mark.slow  # fanyi translate in subprocesses (about 40 s)
@@ -147,8 +147,8 @@ def test_the_bundled_model_is_the_default():
 
 
 def test_without_a_bundled_model_the_error_says_what_to_do(tmp_path, monkeypatch):
-    import fanyi.decode.model_names as model_names
-    import fanyi.decode.translator as translator_module
+    import fanyi.translate.model_names as model_names
+    import fanyi.translate.translator as translator_module
 
     monkeypatch.setattr(model_names, "BUNDLED", tmp_path / "bundled" / "zh-en")
     with pytest.raises(FileNotFoundError, match=r"no bundled model .*; pass -m DIR"):

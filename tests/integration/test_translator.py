@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from fanyi import Translator
 from fanyi.cli import main
-from fanyi.decode.translation import Translation
-from fanyi.decode.translator import BUNDLED, resolve_model_dir
+from fanyi.translate.translation import Translation
+from fanyi.translate.translator import BUNDLED, resolve_model_dir
 from foreign_device import foreign_device
 from tiny_translator import MAX_LEN, tiny_model_dir
 

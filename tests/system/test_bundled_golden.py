@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "update_golden.py"
 

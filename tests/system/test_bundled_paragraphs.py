@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 # slow: the CLI in a subprocess on the bundled model
 pytestmark = [

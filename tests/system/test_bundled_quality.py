@@ -8,8 +8,8 @@ here as ``fanyi prepare`` cleans them.
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.translator import BUNDLED
 from fanyi.scores import score
+from fanyi.translate.translator import BUNDLED
 
 # Measured (the default bundled model, zh-en-general, d512 6+3, the soup of its two news stages:
 # beam 5, α 3, hypotheses reranked by the backward score with λ 0.2; 2-core AMD EPYC with AVX2

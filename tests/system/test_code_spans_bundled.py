@@ -5,7 +5,7 @@ came out with an opening quote that never closed. fp32, so that every host decod
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 SOURCES = {  # made up, Markdown as a user pastes it
     "zh": [

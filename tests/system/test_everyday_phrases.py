@@ -12,7 +12,7 @@ import re
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.model_names import resolve_model_dir
+from fanyi.translate.model_names import resolve_model_dir
 
 # (source, target language, accepted translations)
 PHRASES = [

@@ -6,8 +6,8 @@ import pytest
 
 from conftest import FIXTURE_CORPORA
 from fanyi import Translator
-from fanyi.decode.model_names import resolve_model_dir
 from fanyi.scores import score
+from fanyi.translate.model_names import resolve_model_dir
 
 GENERAL = "zh-en-general"
 

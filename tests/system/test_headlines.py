@@ -8,7 +8,7 @@ import re
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 HEADLINES = [  # newstest2020 en→zh (held out from every training mix)
     "The Next Big Labor Strike Hits Oregon",

@@ -6,7 +6,7 @@ tenth of it). fp32, so that every host decodes alike."""
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 SOURCE = "The city has 1,400,000 residents."  # made up, like the README's example
 

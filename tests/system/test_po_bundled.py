@@ -12,9 +12,9 @@ import pytest
 
 from fanyi import Translator
 from fanyi.catalogue import fill
-from fanyi.decode.translator import BUNDLED
-from fanyi.lang import HAN, has_han
-from fanyi.markup import render
+from fanyi.text.lang import HAN, has_han
+from fanyi.text.markup import render
+from fanyi.translate.translator import BUNDLED
 
 SAMPLE = Path(__file__).parents[1] / "fixtures" / "data" / "python-docs" / "sample.po"
 

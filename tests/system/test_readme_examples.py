@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 PRINTF = re.compile(r"printf '(?P<lines>[^']*)' \| \.venv/bin/fanyi translate\n")

@@ -29,17 +29,7 @@ LAYERS = [
         "fanyi.device",
     ],
     ["fanyi.model"],
-    [
-        "fanyi.lang",
-        "fanyi.scores",
-        "fanyi.recase",
-        "fanyi.numerals",
-        "fanyi.code_spans",
-        "fanyi.links",
-        "fanyi.list_markers",
-        "fanyi.dates",
-        "fanyi.markup",
-    ],
+    ["fanyi.text", "fanyi.scores"],
     ["fanyi.data"],
     ["fanyi.data.build"],
     [
@@ -49,7 +39,9 @@ LAYERS = [
         "fanyi.ensemble_dir",
         "fanyi.interop",
     ],
-    ["fanyi.decode", "fanyi.interop.ct2_engine"],
+    ["fanyi.decode"],
+    ["fanyi.engines"],
+    ["fanyi.translate"],
     ["fanyi.evaluate", "fanyi.tune", "fanyi.distill", "fanyi.catalogue"],
     ["fanyi.train"],
     ["fanyi.runtime"],
@@ -130,10 +122,10 @@ def test_there_is_no_import_cycle():
 
 def test_the_graph_is_read_correctly():
     """The walker sees relative, package and aliased imports (else the tests above prove little)."""
-    assert "fanyi.sections" in GRAPH["fanyi.decode.source_text"]
-    assert "fanyi.interop.ct2_engine" in GRAPH["fanyi.decode.engine"]  # a lazy import, seen too
+    assert "fanyi.sections" in GRAPH["fanyi.translate.source_text"]
+    assert "fanyi.engines.ctranslate2" in GRAPH["fanyi.engines.registry"]  # a lazy import, seen too
     assert "fanyi.config" in GRAPH["fanyi.sections"]  # `from . import config as config_io`
-    assert "fanyi.lang" in GRAPH["fanyi.data.vocab"]
+    assert "fanyi.text.lang" in GRAPH["fanyi.data.vocab"]
     assert "fanyi.data.manifest" in GRAPH["fanyi.data.build.subword"]  # `from ..manifest import`
     assert layer_of("fanyi.data.manifest") < layer_of("fanyi.data.build.prepare")
     assert layer_of("fanyi.decode.beam") == layer_of("fanyi.decode") < layer_of("fanyi.train")
@@ -150,7 +142,7 @@ def closure(module: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "entry", ["fanyi.decode.translator", "fanyi.serve.app", "fanyi.cli.translate"]
+    "entry", ["fanyi.translate.translator", "fanyi.serve.app", "fanyi.cli.translate"]
 )
 def test_translating_never_imports_the_trainer(entry):
     assert not {m for m in closure(entry) if m.startswith("fanyi.train")}
@@ -158,7 +150,7 @@ def test_translating_never_imports_the_trainer(entry):
 
 @pytest.mark.parametrize(
     "entry",
-    ["fanyi.decode.translator", "fanyi.serve.app", "fanyi.cli.translate", "fanyi.train.trainer"],
+    ["fanyi.translate.translator", "fanyi.serve.app", "fanyi.cli.translate", "fanyi.train.trainer"],
 )
 def test_translating_and_training_never_import_the_data_build(entry):
     """They read a data directory (fanyi.data); only `fanyi prepare` and `fanyi data` write one."""
@@ -167,7 +159,7 @@ def test_translating_and_training_never_import_the_data_build(entry):
 
 def test_training_never_imports_the_translator():
     """Validation scores with fanyi.scores: the trainer needs no Translator to compute BLEU."""
-    assert "fanyi.decode.translator" not in closure("fanyi.train.trainer")
+    assert "fanyi.translate.translator" not in closure("fanyi.train.trainer")
 
 
 def test_the_translate_command_loads_no_training_or_corpus_building_code():

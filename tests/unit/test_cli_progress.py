@@ -5,7 +5,7 @@ tests/integration/test_translate_cli.py)."""
 import io
 
 from fanyi.cli.progress import Progress, count_lines
-from fanyi.decode.translation import Candidate, Translation
+from fanyi.translate.translation import Candidate, Translation
 
 
 class Terminal(io.StringIO):

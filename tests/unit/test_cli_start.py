@@ -13,7 +13,7 @@ import pytest
 
 from fanyi.cli import COMMANDS, build_parser, main
 from fanyi.config import read_yaml
-from fanyi.decode.translator import BUNDLED
+from fanyi.translate.translator import BUNDLED
 
 PROBE = """
 import contextlib, io, sys

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.code_spans import code_spans, requote, unquote
+from fanyi.text.code_spans import code_spans, requote, unquote
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,8 @@
 
 import pytest
 
-from fanyi.dates import chinese_dates, dates_to_hold, english_dates
-from fanyi.numerals import set_apart
+from fanyi.text.dates import chinese_dates, dates_to_hold, english_dates
+from fanyi.text.numerals import set_apart
 
 
 @pytest.mark.parametrize(

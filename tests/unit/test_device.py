@@ -10,8 +10,9 @@ import torch
 
 from fanyi import Translator, precision, runtime
 from fanyi.cli import build_parser
-from fanyi.decode import DecodeConfig, dtype
+from fanyi.decode import DecodeConfig
 from fanyi.device import resolve_device
+from fanyi.engines import dtype
 from fanyi.precision import bf16_native
 
 CPU, CUDA = torch.device("cpu"), torch.device("cuda:0")

@@ -3,7 +3,7 @@ Simplified), scripts and directions, tags, tokenizers, and sentence splitting.""
 
 import pytest
 
-from fanyi.lang import (
+from fanyi.text.lang import (
     LONG_SENTENCE,
     Languages,
     Normalizer,

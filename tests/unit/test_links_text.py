@@ -3,7 +3,7 @@ ends a sentence or closes a bracket around them, and never a dotted name of code
 
 import pytest
 
-from fanyi.links import links
+from fanyi.text.links import links
 
 
 @pytest.mark.parametrize(

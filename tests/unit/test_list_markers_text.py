@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.list_markers import NO_MARKER, Marker, chinese_number, list_marker, write_marker
+from fanyi.text.list_markers import NO_MARKER, Marker, chinese_number, list_marker, write_marker
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.markup import is_code_only, mend, plain_text, render
+from fanyi.text.markup import is_code_only, mend, plain_text, render
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanyi.numerals import grouped_numbers, numbers_to_hold, regroup, set_apart, ungroup, whole
+from fanyi.text.numerals import grouped_numbers, numbers_to_hold, regroup, set_apart, ungroup, whole
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import torch
 from PIL import Image
 
 from fanyi import plot_attention as plots
-from fanyi.decode.translation import AttentionMaps
+from fanyi.translate.translation import AttentionMaps
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@ the truecaser's table of words written in lower case."""
 
 import pytest
 
-from fanyi.recase import (
+from fanyi.text.recase import (
     is_all_caps,
     is_title_case,
     lowercase_words,

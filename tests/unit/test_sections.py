@@ -9,10 +9,10 @@ import yaml
 
 from fanyi.config import to_dict
 from fanyi.data import DataConfig
-from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import read_ensemble
 from fanyi.filenames import CONFIG_FILE
 from fanyi.sections import RunInfo, VocabFiles, read_config
+from fanyi.translate.model_names import TATOEBA
 from tiny_model import tiny_config
 
 bundled = pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}")

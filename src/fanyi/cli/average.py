@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..decode.model_names import resolve_model_dir
 from ..model_dir import STORAGE_FORMATS, average_models, average_run
+from ..translate.model_names import resolve_model_dir
 from .flags import switch
 
 

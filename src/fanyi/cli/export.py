@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 
 from ..decode.config import model_decode_config
-from ..decode.model_names import resolve_model_dir
 from ..ensemble_dir import first_member
 from ..interop.export_ct2 import DTYPES, export_ctranslate2
 from ..interop.export_hf import export_huggingface
 from ..model_dir import read_checkpoint
+from ..translate.model_names import resolve_model_dir
 from .flags import deprecated
 
 FORMATS = ("ctranslate2", "huggingface")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..decode.model_names import resolve_model_dir
 from ..ensemble_dir import first_member
+from ..translate.model_names import resolve_model_dir
 from .translate import add_model_arguments, load_translator
 
 

@@ -9,7 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from ..data.vocab import EOS
-from ..decode.translation import Translation
+from ..translate.translation import Translation
 
 
 def count_lines(path: str) -> int:

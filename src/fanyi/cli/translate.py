@@ -42,13 +42,13 @@ from typing import TextIO
 
 from .. import config as config_io
 from ..decode import DecodeConfig
-from ..decode.engine import ENGINES
 from ..decode.options import MAX_BATCH_TOKENS
-from ..decode.translation import Translation
-from ..decode.translator import Translator, resolve_model_dir
 from ..device import DEVICES
+from ..engines.registry import ENGINES
 from ..filenames import CONFIG_FILE
 from ..runtime import MAX_THREADS, set_threads
+from ..translate.translation import Translation
+from ..translate.translator import Translator, resolve_model_dir
 from .arguments import at_least, device
 from .progress import Progress
 

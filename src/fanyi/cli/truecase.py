@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..decode.model_names import resolve_model_dir
 from ..filenames import CONFIG_FILE, TRUECASE_FILE
-from ..recase import write_table
+from ..text.recase import write_table
+from ..translate.model_names import resolve_model_dir
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

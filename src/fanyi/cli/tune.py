@@ -21,8 +21,8 @@ import dataclasses
 import json
 
 from ..decode.options import SearchOptions
-from ..decode.translator import Translator
 from ..model_dir import write_decode_defaults
+from ..translate.translator import Translator
 from ..tune import (
     DtypeTrial,
     Trial,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import config as config_io
-from ..lang import Languages, lang_tag, split_tag
+from ..text.lang import Languages, lang_tag, split_tag
 from .config import DataConfig
 
 MANIFEST_FILE = "manifest.json"

@@ -3,7 +3,7 @@
 Every model is trained (:func:`fanyi.data.build.subword.train_sentencepiece`) with the same
 fixed special ids (pad 0, unk 1, bos 2, eos 3; ``pad`` agrees with ``ModelConfig.pad_id``),
 ``byte_fallback`` (a character outside the vocabulary is spelled as UTF-8 byte pieces instead of
-``⁇``) and the ``identity`` normalisation rule: our own :class:`fanyi.lang.Normalizer` already
+``⁇``) and the ``identity`` normalisation rule: our own :class:`fanyi.text.lang.Normalizer` already
 ran, and SentencePiece's default rule would rewrite the text again (``，`` → ``,``), so
 decode(encode(text)) would no longer give the cleaned text back.
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import sentencepiece as spm
 
-from ..lang import is_tag, lang_tag, split_tag
+from ..text.lang import is_tag, lang_tag, split_tag
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 PAD, UNK, BOS, EOS = "<pad>", "<unk>", "<s>", "</s>"

@@ -47,7 +47,7 @@ class DecodeConfig(SearchOptions):
     ``fanyi translate``, ``evaluate`` and ``serve``; :meth:`search` and :meth:`load_options`
     are its two halves."""
 
-    # auto: the fastest on this host of fp32 and the allowed others, timed (decode/dtype.py);
+    # auto: the fastest on this host of fp32 and the allowed others, timed (engines/dtype.py);
     # bf16: weights converted (not autocast); int8: dynamic quantisation of the linear maps
     dtype: DtypeChoice = "auto"
     auto_dtypes: list[Dtype] = field(default_factory=lambda: list(DTYPES))

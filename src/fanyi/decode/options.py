@@ -175,7 +175,7 @@ class LoadOptions:
     """What is fixed when a model is loaded: where and how fast it decodes."""
 
     device: str = "cpu"  # cpu, cuda, cuda:N or auto
-    # auto: the fastest on this host of fp32 and the allowed others, timed (decode/dtype.py);
+    # auto: the fastest on this host of fp32 and the allowed others, timed (engines/dtype.py);
     # bf16: weights converted (not autocast); int8: dynamic quantisation of the linear maps
     dtype: DtypeChoice = "auto"
     auto_dtypes: list[Dtype] = field(default_factory=lambda: list(DTYPES))

@@ -6,7 +6,6 @@ convert.py     a MarianMT checkpoint (local or from the Hugging Face Hub) → a 
 marian_npz.py  a Marian release (model.npz, *.vocab.yml) read as a MarianMT checkpoint
 export_hf.py   a model directory → a MarianMT directory that transformers loads
 export_ct2.py  a model directory → a CTranslate2 model
-ct2_engine.py  the CTranslate2 engine: such a directory decoded by CTranslate2 (decode/engine.py)
 ct2_native.py  a CTranslate2 model that CTranslate2's own converter wrote, read as a checkpoint
 model_card.py  the README.md of every export; preprocess.py, fanyi's normalisation shipped with it
 """

@@ -27,8 +27,8 @@ from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoi
 from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
 from ..model_dir import load_model
-from ..recase import table_beside
 from ..sections import Checkpoint
+from ..text.recase import table_beside
 from .export_hf import fresh_directory
 from .model_card import write_model_card
 

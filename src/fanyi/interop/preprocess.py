@@ -1,6 +1,6 @@
 """Normalise text as fanyi does before it translates, without fanyi: shipped beside every export
 as ``preprocess.py`` (``tests/unit/interop/test_preprocess.py`` checks it against
-``fanyi.lang.Normalizer``).
+``fanyi.text.lang.Normalizer``).
 
 NFKC everywhere, except that Han-script (Chinese) text keeps its full-width punctuation
 (，？！：（）…); runs of whitespace and zero-width characters become one space; Chinese is then

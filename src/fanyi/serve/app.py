@@ -29,10 +29,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .._version import __version__
 from ..decode import SearchOptions, StepHook
 from ..decode.options import MAX_BEAM
-from ..decode.translation import Translation as Result
-from ..decode.translation import unicode_problem
-from ..decode.translator import Translator
 from ..filenames import INDEX_FILE
+from ..translate.translation import Translation as Result
+from ..translate.translation import unicode_problem
+from ..translate.translator import Translator
 from . import schemas
 from .batching import Batcher, Overloaded
 

@@ -7,7 +7,7 @@ import random
 
 from fanyi.data.build.augment import concatenations
 from fanyi.data.build.hsk import hsk_pairs, write_hsk_tsv
-from fanyi.lang import join_sentences
+from fanyi.text.lang import join_sentences
 
 
 def test_joined_sentences_follow_each_language():

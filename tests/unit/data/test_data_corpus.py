@@ -19,7 +19,7 @@ from fanyi.data.build.corpus import (
     read_tsv,
 )
 from fanyi.data.build.spool import deduplicated, read_pair, sharing_a_side, spool, text_hash
-from fanyi.lang import Normalizer
+from fanyi.text.lang import Normalizer
 
 COLUMNS = {"en": 0, "zh": 1}
 

@@ -9,7 +9,7 @@ import sentencepiece as spm
 from fanyi.data.build import subword
 from fanyi.data.build.subword import train_sentencepiece
 from fanyi.data.vocab import Vocab
-from fanyi.lang import Normalizer, add_tag
+from fanyi.text.lang import Normalizer, add_tag
 
 SENTENCES = [
     "你好，世界！",

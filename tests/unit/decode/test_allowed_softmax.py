@@ -9,10 +9,11 @@ import pytest
 import torch
 from torch import Tensor, nn
 
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
 from fanyi.decode.allowed import KEPT, allowed_output, log_probs_over
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.hypothesis import piece_bias
+from fanyi.engines.dtype import prepare_model
 from fanyi.model import Transformer
 from fanyi.model.inference import packed_float32, quantize_int8
 from tiny_model import peaked_model, tiny_model

@@ -5,7 +5,8 @@ search decodes a fixed number of steps."""
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode, dtype
+from fanyi.decode import DecodeConfig, decode
+from fanyi.engines import dtype
 from fanyi.filenames import DTYPE_CACHE_FILE
 from tiny_model import tiny_model
 

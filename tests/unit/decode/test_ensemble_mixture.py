@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.hypothesis import step_log_probs
 from fanyi.decode.rerank import log_likelihoods
+from fanyi.engines.dtype import prepare_model
 from tiny_model import tiny_model
 
 SRC = torch.tensor([[5, 9, 12, 7, 3], [8, 6, 3, 0, 0]])  # right-padded, EOS = 3

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from fanyi.decode import model_names
+from fanyi.translate import model_names
 
 
 def test_a_bundled_name_a_local_directory_and_the_default(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ from hand_model import BOS, EOS, HandModel
 from fanyi.decode import DecodeConfig, beam_search, greedy_decode, sample
 from fanyi.decode.options import SearchOptions, for_target
 from fanyi.decode.prefix import forced_tokens
-from fanyi.lang import in_other_script
+from fanyi.text.lang import in_other_script
 
 SRC = torch.tensor([[3, 4]])
 TWICE = math.log(2)  # 3 is twice as likely as 4

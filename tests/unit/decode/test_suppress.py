@@ -12,7 +12,7 @@ from hand_model import BOS, EOS, HandModel
 from fanyi.decode import DecodeConfig, beam_search, greedy_decode, sample
 from fanyi.decode.options import SearchOptions, for_target
 from fanyi.decode.prefix import forced_tokens
-from fanyi.lang import foreign_to
+from fanyi.text.lang import foreign_to
 
 SRC = torch.tensor([[3, 4]])
 

@@ -2,8 +2,8 @@
 source's numbers and code as it wrote them, its list marker in front, and into Chinese no space
 next to the punctuation, in the characters asked for."""
 
-from fanyi.decode.pending import Pending
-from fanyi.list_markers import Marker
+from fanyi.text.list_markers import Marker
+from fanyi.translate.pending import Pending
 
 
 def pending(to: str, **fields) -> Pending:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fanyi.decode.model_names import TATOEBA
 from fanyi.ensemble_dir import first_member
 from fanyi.interop.model_card import model_card
 from fanyi.sections import RunInfo, read_config
+from fanyi.translate.model_names import TATOEBA
 
 pytestmark = pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}")
 

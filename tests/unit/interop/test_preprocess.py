@@ -3,7 +3,7 @@
 import pytest
 
 from fanyi.interop.preprocess import normalise
-from fanyi.lang import Normalizer
+from fanyi.text.lang import Normalizer
 
 TEXTS = [
     "這本書很有意思。",  # Traditional

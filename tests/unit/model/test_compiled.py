@@ -13,7 +13,8 @@ import sys
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
+from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference.compiled import CompiledDecoder, compile_decoder
 from tiny_model import peaked_model
 

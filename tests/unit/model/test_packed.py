@@ -6,8 +6,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
 from fanyi.decode.ensemble import Ensemble
+from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference import PackedLinear, packed_float32
 from fanyi.model.inference.packed import packs, plain_copy
 from fanyi.precision import packs_bf16

@@ -12,7 +12,8 @@ import copy
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode, prepare_model
+from fanyi.decode import DecodeConfig, decode
+from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference import PackedLinear, quantize_int8, to_bfloat16
 from fanyi.model.inference.split_attention import CrossAttention, split_cross_attention
 from fanyi.precision import packs_bf16

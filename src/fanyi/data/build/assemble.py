@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...lang import Normalizer
+from ...text.lang import Normalizer
 from ..config import DataConfig, resolve_path
 from .augment import concatenations
 from .corpus import Cleaner, Record, Report, read_aligned, read_tsv

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from ...lang import join_sentences
+from ...text.lang import join_sentences
 from .corpus import Pair
 
 

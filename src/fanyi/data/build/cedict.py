@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from ...lang import has_han
+from ...text.lang import has_han
 from .download import RemoteFile, cache_dir, fetch
 from .sources import Pair3, write_tsv
 

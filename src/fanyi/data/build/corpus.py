@@ -16,7 +16,7 @@ from itertools import islice, zip_longest
 from pathlib import Path
 from typing import TextIO
 
-from ...lang import Normalizer, length_units
+from ...text.lang import Normalizer, length_units
 
 Pair = tuple[str, str]  # (source text, target text)
 MAX_EXAMPLES = 20  # malformed lines quoted in the report (all of them are counted)

@@ -3,7 +3,7 @@
 Documentation projects translate page by page through Sphinx's gettext catalogues: each entry
 pairs a paragraph (``msgid``) with its translation (``msgstr``). :func:`po_pairs` keeps the
 entries that are real translations into Chinese, renders their reST markup
-(:mod:`fanyi.markup`) and cuts a paragraph into sentence pairs where both sides hold the
+(:mod:`fanyi.text.markup`) and cuts a paragraph into sentence pairs where both sides hold the
 same number of sentences (a paragraph pair otherwise). :class:`PoReport` counts what was kept
 and why the rest was dropped.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import polib
 
-from ...lang import has_han, split_sentences
-from ...markup import is_code_only, plain_text
+from ...text.lang import has_han, split_sentences
+from ...text.markup import is_code_only, plain_text
 
 REASONS = ("obsolete", "fuzzy", "untranslated", "plural", "code_only", "not_chinese", "empty")
 NO_CUT = 1 << 30  # sentences are never cut at semicolons here: both sides must match as written

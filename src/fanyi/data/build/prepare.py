@@ -25,7 +25,7 @@ import opencc
 import sentencepiece
 
 from ..._version import __version__
-from ...lang import add_tag
+from ...text.lang import add_tag
 from ..config import DataConfig, resolve_path
 from ..manifest import (
     MANIFEST_FILE,

@@ -17,8 +17,8 @@ import numpy as np
 import sentencepiece as spm
 
 from ...filenames import TRUECASE_FILE
-from ...lang import lang_tag, split_tag
-from ...recase import write_table
+from ...text.lang import lang_tag, split_tag
+from ...text.recase import write_table
 from ..config import DataConfig, resolve_path
 from ..manifest import JOINT_SPM, SIDES, SRC_SPM, TGT_SPM, VocabInfo, split_file
 from ..vocab import BOS, BOS_ID, EOS, EOS_ID, PAD, PAD_ID, UNK, UNK_ID, Vocab

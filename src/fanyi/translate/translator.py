@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..data.batching import token_batches
-from .config import DecodeConfig, decode_defaults, with_options
-from .engine import Engine, load_engine
-from .hypothesis import StepHook, no_pause
+from ..decode.config import DecodeConfig, decode_defaults, with_options
+from ..decode.hypothesis import StepHook, no_pause
+from ..decode.options import SearchOptions
+from ..engines.registry import Engine, load_engine
 from .model_names import BUNDLED, resolve_model_dir
-from .options import SearchOptions
 from .pending import Piece, in_order, isolated
 from .plan import search_held
 from .source_text import Held, SourceText

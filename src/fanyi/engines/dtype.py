@@ -24,12 +24,12 @@ from pathlib import Path
 import torch
 
 from .. import precision
+from ..decode.config import DecodeConfig, Dtype
+from ..decode.search import decode
 from ..filenames import DTYPE_CACHE_FILE, MODEL_FILE
 from ..model import Model, Transformer
 from ..model.inference import packed_float32, quantize_int8, to_bfloat16
 from ..sections import Checkpoint
-from .config import DecodeConfig, Dtype
-from .search import decode
 
 MARGIN = 0.05  # a dtype must beat fp32 by 5% (timing noise stays with fp32)
 SOURCES, LENGTH, STEPS, ROUNDS = 4, 16, 12, 2  # the timed batch: sources x tokens, steps, best of

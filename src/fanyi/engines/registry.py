@@ -6,7 +6,7 @@ them, for ``fanyi translate --engine NAME`` and ``Translator.load(…, engine=NA
 - ``fanyi``: the model (or ensemble) searched by fanyi (``native.py``);
 - ``compiled``: the same with its decoder steps compiled to C++ (``compile: true``);
 - ``ctranslate2``: a directory written by ``fanyi export --format ctranslate2`` (or by
-  CTranslate2's own converters), searched by CTranslate2 (``interop/ct2_engine.py``).
+  CTranslate2's own converters), searched by CTranslate2 (``engines/ctranslate2.py``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from typing import Protocol
 
 from torch import Tensor
 
+from ..decode.constraints import Spellings
+from ..decode.hypothesis import Hypothesis, StepHook
+from ..decode.options import LoadOptions, SearchOptions
 from ..sections import Checkpoint
-from .constraints import Spellings
-from .hypothesis import Hypothesis, StepHook
 from .native import NativeEngine, compiled
-from .options import LoadOptions, SearchOptions
 
 
 class Engine(Protocol):
@@ -62,7 +62,7 @@ Loader = Callable[[Path, LoadOptions, SearchOptions], Engine]
 
 
 def _ctranslate2(path: Path, options: LoadOptions, search: SearchOptions) -> Engine:
-    from ..interop.ct2_engine import CTranslate2Engine  # ctranslate2 is optional
+    from .ctranslate2 import CTranslate2Engine  # ctranslate2 is optional
 
     return CTranslate2Engine.load(path, options, search)
 

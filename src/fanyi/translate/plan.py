@@ -7,11 +7,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-from .constraints import Spellings
-from .engine import Engine
-from .hypothesis import Hypothesis, StepHook
-from .options import SearchOptions, for_target
-from .rerank import backward_scores, rerank
+from ..decode.constraints import Spellings
+from ..decode.hypothesis import Hypothesis, StepHook
+from ..decode.options import SearchOptions, for_target
+from ..decode.rerank import backward_scores, rerank
+from ..engines.registry import Engine
 from .source_text import SourceText
 
 # per source, its target prefix and its constraints (target ids; None: none for any source)

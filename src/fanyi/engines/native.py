@@ -14,18 +14,18 @@ import torch
 from torch import Tensor
 
 from ..data.batching import pad_rows, token_batches
+from ..decode import ensemble
+from ..decode.config import decode_config
+from ..decode.constraints import Spellings, constrained_search
+from ..decode.hypothesis import Hypothesis, StepHook, no_pause
+from ..decode.options import LoadOptions, SearchOptions
+from ..decode.prefix import forced_tokens
+from ..decode.rerank import log_likelihoods
+from ..decode.search import decode
 from ..device import resolve_device
 from ..model import Model
 from ..sections import Checkpoint
-from . import ensemble
-from .config import decode_config
-from .constraints import Spellings, constrained_search
 from .dtype import choose_dtype, prepare_model, weights_key
-from .hypothesis import Hypothesis, StepHook, no_pause
-from .options import LoadOptions, SearchOptions
-from .prefix import forced_tokens
-from .rerank import log_likelihoods
-from .search import decode
 
 
 class NativeEngine:

@@ -14,11 +14,11 @@ import torch
 from torch import Tensor
 
 from ..data.vocab import EOS
-from ..lang import join_sentences
+from ..text.lang import join_sentences
 
 if TYPE_CHECKING:
     from ..data import Vocab
-    from .hypothesis import Hypothesis
+    from ..decode.hypothesis import Hypothesis
     from .pending import Pending
 
 

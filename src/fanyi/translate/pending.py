@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..code_spans import requote
-from ..lang import CHINESE, LATIN_SCRIPT, script_of, tidy_spacing, to_traditional
-from ..list_markers import NO_MARKER, Marker, write_marker
-from ..numerals import regroup
-from .constraints import Spellings
-from .hypothesis import Cancelled, Hypothesis
+from ..decode.constraints import Spellings
+from ..decode.hypothesis import Cancelled, Hypothesis
+from ..text.code_spans import requote
+from ..text.lang import CHINESE, LATIN_SCRIPT, script_of, tidy_spacing, to_traditional
+from ..text.list_markers import NO_MARKER, Marker, write_marker
+from ..text.numerals import regroup
 
 T = TypeVar("T")
 R = TypeVar("R")

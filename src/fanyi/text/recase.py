@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from .atomic import write_text_atomic
-from .filenames import TRUECASE_FILE
+from ..atomic import write_text_atomic
+from ..filenames import TRUECASE_FILE
 from .lang import split_tag
 
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")  # a run of Latin letters

@@ -32,8 +32,8 @@ from ..decode.options import LoadOptions, SearchOptions
 from ..device import resolve_device
 from ..ensemble_dir import ensemble_members
 from ..filenames import CONFIG_FILE, CT2_MODEL_FILE
+from ..interop.ct2_native import ct2_variables, native_checkpoint
 from ..sections import Checkpoint, read_config
-from .ct2_native import ct2_variables, native_checkpoint
 
 # default: as exported (fanyi export --dtype chose it), which auto keeps too
 COMPUTE_TYPES = {"auto": "default", "fp32": "default", "bf16": "bfloat16", "int8": "int8"}

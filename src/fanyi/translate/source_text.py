@@ -9,11 +9,15 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..code_spans import code_of, code_spans, unquote
 from ..data.vocab import BOS, EOS, PAD, UNK
-from ..dates import dates_to_hold
+from ..decode.constraints import Spellings
+from ..decode.long_input import TooLong, fitting, too_long
+from ..decode.options import SearchOptions
 from ..filenames import TRUECASE_FILE
-from ..lang import (
+from ..sections import Checkpoint
+from ..text.code_spans import code_of, code_spans, unquote
+from ..text.dates import dates_to_hold
+from ..text.lang import (
     LATIN_SCRIPT,
     Languages,
     Normalizer,
@@ -23,14 +27,10 @@ from ..lang import (
     script_of,
     split_sentences,
 )
-from ..links import links
-from ..list_markers import NO_MARKER, Marker, list_marker
-from ..numerals import grouped_numbers, numbers_to_hold, set_apart, ungroup, whole
-from ..recase import read_headlines, read_lowercase
-from ..sections import Checkpoint
-from .constraints import Spellings
-from .long_input import TooLong, fitting, too_long
-from .options import SearchOptions
+from ..text.links import links
+from ..text.list_markers import NO_MARKER, Marker, list_marker
+from ..text.numerals import grouped_numbers, numbers_to_hold, set_apart, ungroup, whole
+from ..text.recase import read_headlines, read_lowercase
 from .pending import Pending
 from .translation import unicode_problem
 
