@@ -1,7 +1,8 @@
 """README's translation examples stay true: each ``printf '…' | .venv/bin/fanyi translate`` in a
 bash block, run as a user runs it (``fanyi translate``, the bundled model, in fp32 so that every
-host decodes alike), prints the lines of the plain block that follows it. A new bundled model
-that changes them must change README too."""
+host decodes alike), prints the lines of the plain block that follows it; each line of the Python
+example that ends in ``# → VALUE`` gives VALUE (its ``repr``). A new bundled model that changes
+them must change README too."""
 
 import re
 import subprocess
@@ -15,6 +16,8 @@ from fanyi.translate.translator import BUNDLED
 README = Path(__file__).resolve().parents[2] / "README.md"
 PRINTF = re.compile(r"printf '(?P<lines>[^']*)' \| \.venv/bin/fanyi translate\n")
 PLAIN = re.compile(r"^```\n(?P<output>.*?)^```$", re.DOTALL | re.MULTILINE)  # no language
+PYTHON = re.compile(r"^```python\n(?P<code>.*?)^```$", re.DOTALL | re.MULTILINE)
+SHOWN = re.compile(r"^(?P<expression>.*?)\s+# → (?P<value>.+)$")
 
 pytestmark = [
     pytest.mark.slow,  # runs fanyi as a subprocess
@@ -46,7 +49,22 @@ def test_readme_example_prints_what_readme_says(index):
     lines, printed = examples()[index]
     done = subprocess.run(
         [sys.executable, "-m", "fanyi", "translate", "--threads", "2", "--dtype", "fp32"],
-        input=lines, capture_output=True, text=True, encoding="utf-8", timeout=300,
+        input=lines, capture_output=True, text=True, encoding="utf-8",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout == printed
+
+
+def test_readme_python_example_gives_what_readme_says():
+    example = PYTHON.search(README.read_text(encoding="utf-8"))
+    assert example, "README: no Python example"
+    code = example["code"].replace("Translator.load()", 'Translator.load(dtype="fp32")')
+    namespace: dict[str, object] = {}
+    shown = 0
+    for line in code.splitlines():
+        if found := SHOWN.match(line):
+            assert repr(eval(found["expression"], namespace)) == found["value"], line
+            shown += 1
+        else:
+            exec(line, namespace)
+    assert shown >= 3
