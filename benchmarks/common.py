@@ -117,6 +117,20 @@ def interleaved(
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def scored(hypotheses: list[str], refs: list[str], target: str) -> dict:
+    """BLEU, chrF, brevity penalty and length ratio (output / reference tokens), sacreBLEU."""
+    from fanyi.scores import score
+
+    scores = score(hypotheses, [refs], target)
+    return {
+        "bleu": round(scores.bleu, 2),
+        "chrf": round(scores.chrf, 2),
+        "bp": round(scores.bp, 3),
+        "length_ratio": round(scores.length_ratio, 3),
+        "signature": scores.bleu_signature,
+    }
+
+
 def translated_scores(translator, sources: list[str], refs: list[str], to: str) -> dict:
     """Translate ``sources`` into ``to`` with a fanyi ``Translator``: BLEU, chrF, length ratio,
     seconds and the BLEU signature."""
@@ -141,9 +155,8 @@ def emit(result: dict) -> None:
 
 
 def off_and_on_parser(description: str) -> argparse.ArgumentParser:
-    """The arguments of the benchmarks that translate held-out lines with one option of the text
-    pipeline off and on (headlines.py, numerals.py, code_spans.py): model, the folder ``fanyi
-    data`` wrote, threads and dtype."""
+    """The arguments of the benchmarks that translate held-out lines with an option off and on
+    (levers.py, search.py length): model, the folder ``fanyi data`` wrote, threads and dtype."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
     parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")

@@ -131,7 +131,8 @@ def bf16_cost(data: Path, steps: int, work: Path) -> dict:
 
 
 def summarise(children: dict[str, list[dict]], threads: list[int]) -> dict:
-    """Median tokens/s per setting and the ratios the issue asks for."""
+    """Median tokens/s per setting, and the ratios of bf16 to fp32, tcmalloc to glibc and fanyi to
+    its peer."""
     tps = {
         malloc: {
             k: statistics.median(r["tokens_per_s"][k] for r in runs)

@@ -41,7 +41,7 @@ def test_the_attention_maps_read_the_source_as_the_translation_did(translator):
     assert maps.weights.size(-1) == len(translator.text.pieces(BARE, "zh", translator.options)[0])
 
 
-@pytest.mark.slow  # runs benchmarks/code_spans.py
+@pytest.mark.slow  # runs benchmarks/levers.py --lever code
 def test_the_benchmark_puts_the_code_in_backticks_and_scores_three_ways(tmp_path_factory, tmp_path):
     docs = tmp_path / "python-docs"
     docs.mkdir()
@@ -52,7 +52,7 @@ def test_the_benchmark_puts_the_code_in_backticks_and_scores_three_ways(tmp_path
     (docs / "dev.tsv").write_text("".join(f"{en}\t{zh}\tpy\n" for en, zh in rows), "utf-8")
     model = tiny_model_dir(tmp_path_factory)
     args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
-    done = run_benchmark("code_spans.py", *args)
+    done = run_benchmark("levers.py", "--lever", "code", *args)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])["results"]
     assert results["django-docs/dev.tsv en→zh"] == "missing"

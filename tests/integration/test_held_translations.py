@@ -148,31 +148,31 @@ def test_the_http_api_holds_each_text_to_its_phrases(translator):
         assert response.status_code == status and message in response.text, response.text
 
 
-@pytest.mark.slow  # runs benchmarks/links.py
+@pytest.mark.slow  # runs benchmarks/levers.py --lever links
 def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
     rows = [
         ("See https://docs.python.org/3/ for more.", "更多内容见 https://docs.python.org/3/ 。"),
         ("No link here.", "这里没有链接。"),
         ("Mail bob@example.org now.", "现在给 bob@example.org 写信。"),
     ]
-    args = ["-m", str(model), "--threads", "1"]
-    results = benchmark_on_rows("links.py", tmp_path, "python-docs", rows, *args)["results"]
-    assert results["test django-docs/test.tsv en→zh"] == "none"
+    args = ["--lever", "links", "-m", str(model), "--threads", "1"]
+    results = benchmark_on_rows("levers.py", tmp_path, "python-docs", rows, *args)["results"]
+    assert results["test django-docs/test.tsv en→zh"] == "missing"
     for direction in ("en→zh", "zh→en"):
         scored = results[f"dev python-docs/dev.tsv {direction}"]
         assert scored["lines"] == 2 and scored["links"] == 2
         assert scored["on"]["links_copied"] == 2 >= scored["off"]["links_copied"]
 
 
-@pytest.mark.slow  # runs benchmarks/dates.py
+@pytest.mark.slow  # runs benchmarks/levers.py --lever dates
 def test_the_benchmark_scores_lines_with_dates_off_and_on(model, tmp_path):
     rows = [
         ("The fair opens on August 11.", "8月11日，博览会开幕。"),
         ("No date here.", "这里没有日期。"),
         ("He left in August 2014.", "2014年8月，他离开了。"),
     ]
-    args = ["-m", str(model), "--threads", "1"]
-    results = benchmark_on_rows("dates.py", tmp_path, "wmt-news", rows, *args)["results"]
+    args = ["--lever", "dates", "-m", str(model), "--threads", "1"]
+    results = benchmark_on_rows("levers.py", tmp_path, "wmt-news", rows, *args)["results"]
     assert results["newstest2019 zh→en"] == "missing"
     scored = results["newstest2017 (dev) zh→en"]
     assert scored["lines"] == 2 and scored["dates"] == 2 and scored["reference_names"] == 2

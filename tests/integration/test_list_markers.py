@@ -42,7 +42,7 @@ def test_off_or_under_a_target_prefix_the_marker_is_read_with_the_item(translato
     assert held.startswith("汤姆"), held
 
 
-@pytest.mark.slow  # runs benchmarks/list_markers.py
+@pytest.mark.slow  # runs benchmarks/levers.py --lever list-markers
 def test_the_benchmark_translates_list_items_three_ways(tmp_path_factory, tmp_path):
     news = tmp_path / "wmt-news"
     news.mkdir()
@@ -54,7 +54,7 @@ def test_the_benchmark_translates_list_items_three_ways(tmp_path_factory, tmp_pa
     (news / "dev.tsv").write_text("".join(f"{en}\t{zh}\tnt17\n" for en, zh in rows), "utf-8")
     model = tiny_model_dir(tmp_path_factory)
     args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1", "--lines", "2"]
-    done = run_benchmark("list_markers.py", *args)
+    done = run_benchmark("levers.py", "--lever", "list-markers", *args)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])["results"]
     assert results["newstest2020 en→zh"] == "missing"

@@ -1,6 +1,6 @@
 """A number in groups of three digits reaches the model as plain digits and comes back as the
 source wrote it, and digits against Han characters reach it set apart, unless ``keep_numbers``
-is off (``numerals.py``); the benchmark scores the WMT lines that hold one both ways."""
+is off (``numerals.py``); the benchmark (``levers.py --lever numbers``) scores the WMT lines that hold one both ways."""
 
 import dataclasses
 import json
@@ -52,7 +52,7 @@ def test_every_candidate_of_an_n_best_list_is_written_back(translator):
     assert all(c.text.startswith("1,400,000") for c in found.candidates), found.candidates
 
 
-@pytest.mark.slow  # runs benchmarks/numerals.py
+@pytest.mark.slow  # runs benchmarks/levers.py --lever numbers
 def test_the_benchmark_scores_the_lines_with_numbers_both_ways(tmp_path_factory, tmp_path):
     news = tmp_path / "wmt-news"
     news.mkdir()
@@ -61,7 +61,7 @@ def test_the_benchmark_scores_the_lines_with_numbers_both_ways(tmp_path_factory,
     (news / "newstest2020.en-zh.tsv").write_text(text, encoding="utf-8")
     model = tiny_model_dir(tmp_path_factory)
     args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
-    done = run_benchmark("numerals.py", *args)
+    done = run_benchmark("levers.py", "--lever", "numbers", *args)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])["results"]
     assert results["newstest2019 en→zh"] == "missing"

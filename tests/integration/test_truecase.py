@@ -64,7 +64,7 @@ def test_no_model_no_table(tmp_path, capsys):
     assert not (tmp_path / "truecase.txt").exists()
 
 
-@pytest.mark.slow  # runs benchmarks/headlines.py
+@pytest.mark.slow  # runs benchmarks/levers.py --lever headlines
 def test_the_benchmark_scores_the_headlines_both_ways(model, tmp_path):
     news = tmp_path / "wmt-news"
     news.mkdir()
@@ -72,7 +72,7 @@ def test_the_benchmark_scores_the_headlines_both_ways(model, tmp_path):
     text = "".join(f"{en}\t{zh}\tWMT\n" for en, zh in rows)
     (news / "newstest2020.en-zh.tsv").write_text(text, encoding="utf-8")
     args = ["-m", str(model), "--sources", str(tmp_path), "--threads", "1"]
-    done = run_benchmark("headlines.py", *args)
+    done = run_benchmark("levers.py", "--lever", "headlines", *args)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])["results"]
     assert results["newstest2019"] == "missing"
