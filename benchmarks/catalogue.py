@@ -24,8 +24,7 @@ from pathlib import Path
 import polib
 
 import real_text
-from common import emit, machine, read_lines
-from decode_search import scored
+from common import emit, machine, read_lines, scored
 from fanyi.catalogue import fill
 from fanyi.data.build.repository import git
 from fanyi.runtime import set_threads

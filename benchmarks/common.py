@@ -154,10 +154,9 @@ def emit(result: dict) -> None:
     print(json.dumps(result, ensure_ascii=False, sort_keys=True))
 
 
-def off_and_on_parser(description: str) -> argparse.ArgumentParser:
+def off_and_on_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The arguments of the benchmarks that translate held-out lines with an option off and on
     (levers.py, search.py length): model, the folder ``fanyi data`` wrote, threads and dtype."""
-    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
     parser.add_argument("--sources", default="data/sources", help="fanyi data's output folder")
     parser.add_argument("--threads", type=int, default=2)

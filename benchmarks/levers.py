@@ -41,7 +41,7 @@ from pathlib import Path
 
 from common import (
     emit_off_and_on,
-    off_and_on_parser,
+    off_and_on_arguments,
     off_and_on_translator,
     read_lines,
     scored,
@@ -362,7 +362,7 @@ def one_set(lever: Lever, translator: Translator, path: Path, to: str, lines: in
 
 
 def parse_args() -> argparse.Namespace:
-    parser = off_and_on_parser(__doc__.splitlines()[0])
+    parser = off_and_on_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = "levers:\n" + "\n".join(f"  {n:<20}{v.help}" for n, v in LEVERS.items())
     parser.add_argument("--lever", required=True, choices=list(LEVERS), help="what to switch")

@@ -20,8 +20,7 @@ import random
 import time
 from pathlib import Path
 
-from common import emit, machine, read_lines
-from decode_search import scored
+from common import emit, machine, read_lines, scored
 from fanyi.data import read_manifest
 from fanyi.runtime import set_threads
 from fanyi.text.lang import join_sentences, split_tag

@@ -29,8 +29,7 @@ import time
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 
-from common import emit, machine, read_lines
-from decode_search import scored
+from common import emit, machine, read_lines, scored
 from fanyi.cli.arguments import device
 from fanyi.device import DEVICES
 from fanyi.runtime import set_threads

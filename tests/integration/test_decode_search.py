@@ -1,4 +1,4 @@
-"""benchmarks/decode_search.py: greedy once, every (beam, α) of the grid, scores that match
+"""benchmarks/search.py grid: greedy once, every (beam, α) of the grid, scores that match
 ``fanyi evaluate``'s, and the best setting's BLEU by source length in thirds."""
 
 import json
@@ -9,7 +9,7 @@ from conftest import run_benchmark
 from fanyi.evaluate import evaluate
 from fanyi.translate.translator import Translator
 
-pytestmark = pytest.mark.slow  # runs benchmarks/decode_search.py
+pytestmark = pytest.mark.slow  # runs benchmarks/search.py grid
 
 SOURCES = [
     "你好。",
@@ -40,9 +40,10 @@ def test_grid_scores_and_length_thirds(tmp_path):
     src.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
     ref.write_text("\n".join(REFERENCES) + "\n", encoding="utf-8")
     grid = ["--beams", "1,3", "--alphas", "0.6,2.0", "--threads", "1"]
-    done = run_benchmark("decode_search.py", "--src", str(src), "--ref", str(ref), *grid)
+    done = run_benchmark("search.py", "grid", "--src", str(src), "--ref", str(ref), *grid)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "search" and result["measure"] == "grid"
     assert result["to"] == "en" and result["sentences"] == len(SOURCES)
     grid = [(s["beam"], s["alpha"]) for s in result["settings"]]
     assert grid == [(1, None), (3, 0.6), (3, 2.0)]  # greedy has no α: decoded once

@@ -155,8 +155,8 @@ def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
         ("No link here.", "这里没有链接。"),
         ("Mail bob@example.org now.", "现在给 bob@example.org 写信。"),
     ]
-    args = ["--lever", "links", "-m", str(model), "--threads", "1"]
-    results = benchmark_on_rows("levers.py", tmp_path, "python-docs", rows, *args)["results"]
+    args = ["-m", str(model), "--threads", "1"]
+    results = benchmark_on_rows("levers.py --lever links", tmp_path, "python-docs", rows, *args)["results"]
     assert results["test django-docs/test.tsv en→zh"] == "missing"
     for direction in ("en→zh", "zh→en"):
         scored = results[f"dev python-docs/dev.tsv {direction}"]
@@ -171,8 +171,8 @@ def test_the_benchmark_scores_lines_with_dates_off_and_on(model, tmp_path):
         ("No date here.", "这里没有日期。"),
         ("He left in August 2014.", "2014年8月，他离开了。"),
     ]
-    args = ["--lever", "dates", "-m", str(model), "--threads", "1"]
-    results = benchmark_on_rows("levers.py", tmp_path, "wmt-news", rows, *args)["results"]
+    args = ["-m", str(model), "--threads", "1"]
+    results = benchmark_on_rows("levers.py --lever dates", tmp_path, "wmt-news", rows, *args)["results"]
     assert results["newstest2019 zh→en"] == "missing"
     scored = results["newstest2017 (dev) zh→en"]
     assert scored["lines"] == 2 and scored["dates"] == 2 and scored["reference_names"] == 2

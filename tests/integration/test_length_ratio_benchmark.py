@@ -1,4 +1,4 @@
-"""benchmarks/length_ratio.py on a tiny trained model and a few dev lines: every lever scored,
+"""benchmarks/search.py length on a tiny trained model and a few dev lines: every lever scored,
 the coverage penalty at β 0 ranking as the beam does, and the EOS floor never shortening."""
 
 import pytest
@@ -19,8 +19,9 @@ ROWS = [
 def test_every_lever_is_scored_on_the_dev_lines(tmp_path_factory, tmp_path):
     model = tiny_model_dir(tmp_path_factory)
     args = ["-m", str(model), "--threads", "1", "--lines", "3", "--alphas", "5", "--floors", "1.5"]
-    result = benchmark_on_rows("length_ratio.py", tmp_path, "wmt-news", ROWS, *args)
-    assert result["benchmark"] == "length_ratio" and result["lines"] == 3
+    result = benchmark_on_rows("search.py length", tmp_path, "wmt-news", ROWS, *args)
+    assert result["benchmark"] == "search" and result["measure"] == "length"
+    assert result["lines"] == 3
     rows = result["results"]
     assert set(rows) == {
         "as stored",
