@@ -40,7 +40,7 @@ from decode_peers import (
     random_model,
     sources,
 )
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.engines.dtype import prepare_model
 from fanyi.model import Transformer
 
@@ -80,23 +80,19 @@ def fanyi_runs(
         variants += [("fp32", True), ("bf16", True)]
     for dtype, step_compiled in variants:
         for threads, workers in settings:
-            config = DecodeConfig(
-                beam=beam,
-                max_len_a=0,
-                max_len_b=NEW_TOKENS - 1,
-                min_len=NEW_TOKENS - 1,
-                dtype=dtype,
-                workers=workers,
-                compile=step_compiled,
+            config = SearchOptions(
+                beam=beam, max_len_a=0, max_len_b=NEW_TOKENS - 1, min_len=NEW_TOKENS - 1
             )  # 29 tokens + the forced EOS: 30 decoder steps, like the peers' 30 tokens
             if (dtype, step_compiled) not in prepared:
-                prepared[dtype, step_compiled] = prepare_model(model, config)
+                prepared[dtype, step_compiled] = prepare_model(model, dtype, step_compiled)
             model_ = prepared[dtype, step_compiled]
             system = f"fanyi{'-compiled' if step_compiled else ''} {dtype}"
             name = system + ("" if cores == 1 else f" {_how(threads, workers)}")
             runs[name] = with_threads(
                 threads,
-                lambda m=model_, c=config: [len(h[0].tokens) + 1 for h in decode(m, src, c)],
+                lambda m=model_, c=config, w=workers: [
+                    len(h[0].tokens) + 1 for h in decode(m, src, c, workers=w)
+                ],
             )
     return runs
 

@@ -22,7 +22,7 @@ from torch import Tensor, nn
 from transformers import MarianConfig, MarianMTModel, PreTrainedTokenizerFast
 
 from common import interleaved
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.model import Model, ModelConfig, Transformer, build_model
 
 if TYPE_CHECKING:  # imported where used: a GPU image may lack CTranslate2
@@ -56,7 +56,7 @@ def random_model(size: dict) -> Transformer:
 
 
 def timed_searches(
-    models: dict[str, Model], src: Tensor, config: DecodeConfig, rounds: int
+    models: dict[str, Model], src: Tensor, config: SearchOptions, rounds: int
 ) -> tuple[dict[str, list[list[int]]], dict[str, float]]:
     """Each model's best tokens per source (the warm-up) and its median seconds a search of
     ``src``, the models' searches interleaved."""

@@ -26,7 +26,7 @@ import torch
 from torch import Tensor
 
 from decode_peers import check_marian, generate_exactly, marian_from_fanyi, random_model, sources
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.device import resolve_device
 from fanyi.engines.dtype import prepare_model
 from fanyi.precision import bf16_native
@@ -41,8 +41,8 @@ RATIOS = {"fanyi": "ratio", "fanyi-compiled": "compiled_ratio"}  # each against 
 
 
 def fanyi_run(model, src: Tensor, beam: int, dtype: str) -> Callable[[], int]:
-    config = DecodeConfig(
-        beam=beam, max_len_a=0, max_len_b=NEW_TOKENS - 1, min_len=NEW_TOKENS - 1, dtype=dtype
+    config = SearchOptions(
+        beam=beam, max_len_a=0, max_len_b=NEW_TOKENS - 1, min_len=NEW_TOKENS - 1
     )  # 29 tokens + the forced EOS: 30 decoder steps, like the peer's 30 tokens
     return lambda: sum(len(h[0].tokens) + 1 for h in decode(model, src, config))
 
@@ -81,9 +81,9 @@ def measure_size(
     diff = check_marian(model, marian, probe, probe[:, :12].clamp(min=4))
     dtype = "bf16" if bf16_native(device) else "fp32"
     torch_dtype = torch.bfloat16 if dtype == "bf16" else torch.float32
-    models = {"fanyi": prepare_model(model.to(device), DecodeConfig(dtype=dtype))}
+    models = {"fanyi": prepare_model(model.to(device), dtype)}
     if "fanyi-compiled" in systems:
-        models["fanyi-compiled"] = prepare_model(model, DecodeConfig(dtype=dtype, compile=True))
+        models["fanyi-compiled"] = prepare_model(model, dtype, compile=True)
     marian = marian.to(device=device, dtype=torch_dtype).eval()
     rows = []
     for batch, beam in settings:

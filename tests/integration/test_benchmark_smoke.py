@@ -74,37 +74,37 @@ def raw_and_normalised_bleu(result: dict) -> None:
     assert result["changed"] > 0  # normalising changed some lines
 
 
-CASES = [
+CASES = [  # benchmarks/SCRIPT MEASURE ARGS; the benchmark and the measure its JSON line names
     pytest.param(
-        "top_k",
+        "fast_paths.py top-k",
         ["--quick", "--rounds", "1"],
         lambda result: timed_both_ways(result, "fanyi", "argmax"),
-        id="top_k",
+        id="top-k",
     ),
     pytest.param(
-        "packed_linear",
+        "fast_paths.py packed-linear",
         ["--quick", "--rounds", "1"],
         lambda result: packed_maps_and_searches(result),
-        id="packed_linear",
+        id="packed-linear",
         marks=ONEDNN,
     ),
-    pytest.param("encoder_padding", ["--quick"], both_encoders, id="encoder_padding"),
+    pytest.param("fast_paths.py encoder-padding", ["--quick"], both_encoders, id="encoder-padding"),
     pytest.param(
-        "dtype_auto",
+        "dtypes.py speed",
         ["--src", "{golden}", "--threads", "1", "--rounds", "1"],
         every_dtype_and_the_choice,
-        id="dtype_auto",
+        id="dtypes-speed",
         marks=BUNDLED_MODEL,
     ),
     pytest.param(
-        "allowed_softmax",
+        "fast_paths.py allowed-softmax",
         ["--src", "{golden}", "--rounds", "1", "--rerank-backward", "0"],
         both_softmaxes,
-        id="allowed_softmax",
+        id="allowed-softmax",
         marks=BUNDLED_MODEL,
     ),
     pytest.param(
-        "export_preprocessing",
+        "export_preprocessing.py",
         ["--limit", "12", "--beam", "1"],
         raw_and_normalised_bleu,
         id="export_preprocessing",
@@ -113,15 +113,17 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "args", "check"), CASES)
-def test_a_benchmark_ends_with_its_json_line(name, args, check, tmp_path):
+@pytest.mark.parametrize(("command", "args", "check"), CASES)
+def test_a_benchmark_ends_with_its_json_line(command, args, check, tmp_path):
     golden = tmp_path / "golden.zh"  # the first 6 golden sources, for those that take --src
     rows = GOLDEN.read_text(encoding="utf-8").splitlines()[:6]
     golden.write_text("".join(f"{row.split(chr(9))[0]}\n" for row in rows), encoding="utf-8")
-    done = run_benchmark(f"{name}.py", *(arg.format(golden=golden) for arg in args))
+    script, *measure = command.split()
+    done = run_benchmark(script, *measure, *(arg.format(golden=golden) for arg in args))
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["benchmark"] == name
+    assert result["benchmark"] == script.removesuffix(".py")
+    assert result.get("measure") == (measure[0] if measure else None)
     check(result)
 
 
