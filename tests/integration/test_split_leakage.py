@@ -1,4 +1,4 @@
-"""benchmarks/split_leakage.py: a random split leaks sentences that occur in several pairs;
+"""benchmarks/leakage.py split: a random split leaks sentences that occur in several pairs;
 fanyi's leak-free split of the same pairs leaks none."""
 
 import json
@@ -7,7 +7,7 @@ import pytest
 
 from conftest import run_benchmark
 
-pytestmark = pytest.mark.slow  # runs benchmarks/split_leakage.py
+pytestmark = pytest.mark.slow  # runs benchmarks/leakage.py split
 
 
 def test_random_split_leaks_and_fanyis_does_not(tmp_path):
@@ -25,9 +25,10 @@ def test_random_split_leaks_and_fanyis_does_not(tmp_path):
         "src_lang: zh\ntgt_lang: en\ndev_size: 40\ntest_size: 100\n",
         encoding="utf-8",
     )
-    done = run_benchmark("split_leakage.py", "--data", str(config), "--seeds", "3")
+    done = run_benchmark("leakage.py", "split", "--data", str(config), "--seeds", "3")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "leakage" and result["measure"] == "split"
     assert result["pairs"] == 600
     assert result["fanyi_split"] == {"source_seen": 0.0, "target_seen": 0.0, "either_seen": 0.0}
     # a random test pair's English twin lands in train with probability ~(600-140)/599
