@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 MAX_README_LINES, MAX_SENTENCE_WORDS, NEAR_THE_TOP = 150, 60, 80
 FENCE = re.compile(r"^\s*(```|~~~)")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`*\"'\[])|(?<=[。！？])")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`*\"'\[]|fanyi\b)|(?<=[。！？])")
 LIST_ITEM = re.compile(r"^([-*+]|\d+\.)\s")
 
 
