@@ -11,17 +11,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-
 from . import config as config_io
 from .data import DataConfig
 from .data.vocab import Vocab, model_vocabularies
 from .filenames import CONFIG_FILE
 from .model import ModelConfig
 
-# libyaml's safe loader where PyYAML was built with it: 5-10x faster at a model's config.yaml
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SAFE_LOADER = config_io.SAFE_LOADER
 T = TypeVar("T")
+# The largest sizes a model directory may declare: far above any model fanyi trains or converts
+# (those of ``interop.marian.SIZES``), low enough that no config can make fanyi allocate more
+# than its weights file holds before the weights are checked against it.
+MODEL_SIZES = {
+    "src_vocab_size": 1 << 21,
+    "tgt_vocab_size": 1 << 21,
+    "d_model": 1 << 14,
+    "d_ff": 1 << 16,
+    "h": 1 << 10,
+    "N_enc": 256,
+    "N_dec": 256,
+    "max_len": 1 << 14,
+}
 
 
 @dataclass(frozen=True)
@@ -76,7 +86,7 @@ class Checkpoint:
 
     ``train`` and ``decode`` are typed by the layers above that own them: TrainConfig's keys
     (``train.state.saved_train_config``; None for a model not trained by fanyi) and
-    DecodeConfig's (``decode.config.model_decode_config``), the defaults tuned on dev.
+    DecodeConfig's (``translate.config.model_decode_config``), the defaults tuned on dev.
     """
 
     path: Path
@@ -111,9 +121,11 @@ def read_config(path: Path) -> Checkpoint:
     CTranslate2 model keeps fanyi's configs and vocabularies beside its own files)."""
     sections = read_sections(path / CONFIG_FILE)
     try:
+        model = config_io.from_dict(ModelConfig, sections["model"])
+        check_sizes(model)
         return Checkpoint(
             path=path,
-            model=config_io.from_dict(ModelConfig, sections["model"]),
+            model=model,
             data=config_io.from_dict(DataConfig, sections["data"]),
             vocab=known_keys(VocabFiles, sections["vocab"]),
             info=known_keys(RunInfo, sections.get("checkpoint") or {}),
@@ -149,9 +161,14 @@ def read_sections(config: Path) -> dict[str, Any]:
 
 
 def read_yaml(config: Path) -> dict[str, Any]:
-    """``config`` parsed: a mapping, or a clear ValueError."""
-    try:
-        sections = yaml.load(config.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise ValueError(f"{config}: not valid YAML ({error})".replace("\n", " ")) from None
+    """``config`` parsed (bounded: ``config.read_yaml``): a mapping, or a clear ValueError."""
+    sections = config_io.read_yaml(config)
     return sections if isinstance(sections, dict) else {}
+
+
+def check_sizes(model: ModelConfig) -> None:
+    """Refuse a model larger than any fanyi builds (``MODEL_SIZES``), before anything of its
+    size is allocated."""
+    for key, largest in MODEL_SIZES.items():
+        if getattr(model, key) > largest:
+            raise ValueError(f"model {key} {getattr(model, key)} is above {largest}")

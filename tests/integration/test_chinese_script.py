@@ -5,8 +5,8 @@ code, stay as they are."""
 import pytest
 
 from fanyi import Translator
-from fanyi.decode.options import SearchOptions
 from fanyi.text.lang import to_traditional
+from fanyi.text.options import TextOptions
 from tiny_translator import tiny_model_dir
 
 SOURCES = ["Tom is here.", "Where is the station?"]
@@ -36,4 +36,4 @@ def test_translations_into_english_are_unchanged(translator):
 
 def test_a_script_that_is_none_is_refused():
     with pytest.raises(ValueError, match="chinese_script"):
-        SearchOptions(chinese_script="zh-TW")  # type: ignore[arg-type]
+        TextOptions(chinese_script="zh-TW")

@@ -2,7 +2,6 @@
 copies it, unless ``keep_code`` is off (``code_spans.py``); the benchmark scores documentation
 lines with their code put back in backticks, both ways."""
 
-import dataclasses
 import json
 
 import pytest
@@ -20,8 +19,8 @@ def translator(tmp_path_factory):
 
 
 def test_the_model_reads_the_code_bare(translator):
-    options = translator.options
-    off = dataclasses.replace(options, keep_code=False)
+    options = translator.text_options
+    off = options.replace(keep_code=False)
     pieces = translator.text.pieces
     assert pieces(QUOTED, "zh", options) == pieces(BARE, "zh", options)
     assert pieces(QUOTED, "zh", off) != pieces(BARE, "zh", off)
@@ -38,7 +37,9 @@ def test_the_translation_gives_the_code_its_backticks_back(translator):
 
 def test_the_attention_maps_read_the_source_as_the_translation_did(translator):
     maps = translator.cross_attention(QUOTED, to="zh")
-    assert maps.weights.size(-1) == len(translator.text.pieces(BARE, "zh", translator.options)[0])
+    assert maps.weights.size(-1) == len(
+        translator.text.pieces(BARE, "zh", translator.text_options)[0]
+    )
 
 
 @pytest.mark.slow  # runs benchmarks/levers.py --lever code

@@ -52,7 +52,7 @@ def test_n_best_candidates_all_hold_them(translator):
 
 def test_a_link_is_copied_as_written(translator):
     assert "tom.smith@example.com" in translator(LINK, to="zh")
-    options = translator.options
+    options = translator.text_options
     assert options.keep_links and translator.translate([LINK], to="zh", keep_links=False)
 
 
@@ -156,7 +156,9 @@ def test_the_benchmark_scores_lines_with_links_off_and_on(model, tmp_path):
         ("Mail bob@example.org now.", "现在给 bob@example.org 写信。"),
     ]
     args = ["-m", str(model), "--threads", "1"]
-    results = benchmark_on_rows("levers.py --lever links", tmp_path, "python-docs", rows, *args)["results"]
+    results = benchmark_on_rows("levers.py --lever links", tmp_path, "python-docs", rows, *args)[
+        "results"
+    ]
     assert results["test django-docs/test.tsv en→zh"] == "missing"
     for direction in ("en→zh", "zh→en"):
         scored = results[f"dev python-docs/dev.tsv {direction}"]
@@ -172,7 +174,9 @@ def test_the_benchmark_scores_lines_with_dates_off_and_on(model, tmp_path):
         ("He left in August 2014.", "2014年8月，他离开了。"),
     ]
     args = ["-m", str(model), "--threads", "1"]
-    results = benchmark_on_rows("levers.py --lever dates", tmp_path, "wmt-news", rows, *args)["results"]
+    results = benchmark_on_rows("levers.py --lever dates", tmp_path, "wmt-news", rows, *args)[
+        "results"
+    ]
     assert results["newstest2019 zh→en"] == "missing"
     scored = results["newstest2017 (dev) zh→en"]
     assert scored["lines"] == 2 and scored["dates"] == 2 and scored["reference_names"] == 2

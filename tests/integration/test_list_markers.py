@@ -2,7 +2,6 @@
 every candidate, unless ``keep_list_markers`` is off or a target prefix starts the translation
 (``list_markers.py``)."""
 
-import dataclasses
 import json
 
 import pytest
@@ -20,8 +19,8 @@ def translator(tmp_path_factory):
 
 
 def test_the_model_reads_the_item_without_its_marker(translator):
-    options = translator.options
-    off = dataclasses.replace(options, keep_list_markers=False)
+    options = translator.text_options
+    off = options.replace(keep_list_markers=False)
     pieces = translator.text.pieces
     assert pieces(ITEM, "zh", options) == pieces(BARE, "zh", options)
     assert pieces(ITEM, "zh", off) != pieces(BARE, "zh", off)

@@ -2,7 +2,6 @@
 source wrote it, and digits against Han characters reach it set apart, unless ``keep_numbers``
 is off (``numerals.py``); the benchmark (``levers.py --lever numbers``) scores the WMT lines that hold one both ways."""
 
-import dataclasses
 import json
 
 import pytest
@@ -20,16 +19,16 @@ def translator(tmp_path_factory):
 
 
 def test_the_model_reads_plain_digits(translator):
-    options = translator.options
-    off = dataclasses.replace(options, keep_numbers=False)
+    options = translator.text_options
+    off = options.replace(keep_numbers=False)
     pieces = translator.text.pieces
     assert pieces(GROUPED, "zh", options) == pieces(PLAIN, "zh", options)
     assert pieces(GROUPED, "zh", off) != pieces(PLAIN, "zh", off)
 
 
 def test_the_model_reads_digits_set_apart_from_han_characters(translator):
-    options = translator.options
-    off = dataclasses.replace(options, keep_numbers=False)
+    options = translator.text_options
+    off = options.replace(keep_numbers=False)
     pieces = translator.text.pieces
     against, apart = "会议于2024年3月1日举行。", "会议于 2024 年 3 月 1 日举行。"
     assert pieces(against, "en", options) == pieces(apart, "en", options)

@@ -59,7 +59,6 @@ def test_n_best_and_attention(translator):
         b"",
         b"null",
         b"[]",
-        b'{"text": "one string"}',
         b'{"text": [1, 2]}',
         b'{"text": [["nested"]]}',
         b'{"text": ["a"], "beam": "wide"}',
@@ -84,6 +83,12 @@ def test_malformed_requests_get_422(translator, content):
     response = post(app, content=content, headers={"Content-Type": "application/json"})
     assert response.status_code == 422, response.text
     assert "detail" in response.json()
+
+
+def test_one_text_may_be_given_as_a_string(translator):
+    app = create_app(translator, LIMITS)
+    one = post(app, {"text": "你好。"}).json()["translations"]
+    assert one == post(app, {"text": ["你好。"]}).json()["translations"]
 
 
 def test_a_text_that_is_not_unicode_is_named_by_its_index(translator):

@@ -1,7 +1,6 @@
 """``fanyi translate`` as a user runs it: a subprocess reading stdin line by line, files,
 empty lines, lines of several sentences, the n-best format, ``--text``, decoding flags."""
 
-import dataclasses
 import os
 import re
 import select
@@ -12,11 +11,11 @@ import pytest
 
 from fanyi import Translator
 from fanyi.cli import build_parser, main
-from fanyi.config import from_arguments
-from fanyi.decode import DecodeConfig
+from fanyi.cli.decode_flags import given_keys
 from fanyi.engines.native import NativeEngine
 from fanyi.serve.schemas import TranslateRequest
 from fanyi.text.lang import split_sentences
+from fanyi.translate.config import DecodeConfig, config_keys
 from fanyi.translate.source_text import SourceText
 from fanyi.translate.translator import BUNDLED
 from tiny_translator import tiny_model_dir
@@ -206,13 +205,12 @@ def test_every_decode_config_key_is_a_flag(command):
         "script_penalty_by_target": "{zh: 0.5}",
         "penalized_ids": "6,18",
     }
-    assert set(values) == {f.name for f in dataclasses.fields(DecodeConfig)}
+    assert set(values) == set(config_keys())
     flags = [x for key, value in values.items() for x in (f"--{key.replace('_', '-')}", value)]
     extra = ["--ref", "r"] if command == "evaluate" else []
-    config = from_arguments(
-        DecodeConfig, build_parser(command).parse_args([command, *flags, *extra])
-    )
-    assert config == DecodeConfig(
+    args = build_parser(command).parse_args([command, *flags, *extra])
+    config = DecodeConfig().override(given_keys(args, None))
+    assert config == DecodeConfig.of(
         beam=3, n_best=2, length_penalty=1.0, length_penalty_by_target={"zh": 4.0, "en": 2.5},
         rerank_backward=0.5, rerank_backward_by_target={"zh": 1.0}, max_len_a=0.5, max_len_b=4, min_len=1,
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",
@@ -227,7 +225,7 @@ def test_every_decode_config_key_is_a_flag(command):
 
 def test_one_beam_default_everywhere():
     args = build_parser("translate").parse_args(["translate"])
-    assert from_arguments(DecodeConfig, args).beam == DecodeConfig().beam == 5
+    assert DecodeConfig().override(given_keys(args, None)).search.beam == 5
     assert TranslateRequest(text=["a"]).beam is None  # the server's translator decides: 5
 
 

@@ -2,7 +2,6 @@
 with it a headline in Title Case reaches the model as the same sentence in sentence case would,
 unless ``recase_headlines`` is off."""
 
-import dataclasses
 import json
 import shutil
 
@@ -42,8 +41,8 @@ def test_the_table_is_written_into_the_model(model):
 
 def test_a_headline_reads_as_its_sentence(model):
     translator = Translator.load(model)
-    options = translator.options
-    off = dataclasses.replace(options, recase_headlines=False)
+    options = translator.text_options
+    off = options.replace(recase_headlines=False)
     pieces = translator.text.pieces
     assert pieces(HEADLINE, "zh", options) == pieces(SENTENCE, "zh", options)
     assert pieces(HEADLINE, "zh", off) != pieces(SENTENCE, "zh", off)
@@ -51,9 +50,10 @@ def test_a_headline_reads_as_its_sentence(model):
 
 def test_only_a_latin_script_source_is_recased(model):
     translator = Translator.load(model)
-    text, options = translator.text, translator.options
-    assert text.sentences("Big Strike Hits 俄勒冈", "zh", options) == ["Big strike hits 俄勒冈"]
-    assert text.sentences("我喜欢 Big Strike Hits", "en", options) == ["我喜欢 Big Strike Hits"]
+    text, options = translator.text, translator.text_options
+    sentences = lambda source, to: text.reading(source, to, options).sentences()  # noqa: E731
+    assert sentences("Big Strike Hits 俄勒冈", "zh") == ["Big strike hits 俄勒冈"]
+    assert sentences("我喜欢 Big Strike Hits", "en") == ["我喜欢 Big Strike Hits"]
 
 
 def test_no_model_no_table(tmp_path, capsys):

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..decode.config import model_decode_config
+from ..translate.config import model_decode_config
 from ..ensemble_dir import first_member
 from ..interop.export_ct2 import DTYPES, export_ctranslate2
 from ..interop.export_hf import export_huggingface
 from ..model_dir import read_checkpoint
+from ..outputs import OVERWRITE_HELP, claim_dir
 from ..translate.model_names import resolve_model_dir
-from .flags import deprecated
+from .flags import deprecated, switch
 
 FORMATS = ("ctranslate2", "huggingface")
 FANYI_DTYPES = {theirs: ours for ours, theirs in DTYPES.items()}  # --quantization's values
@@ -40,7 +41,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="model directory (default: the bundled model; an ensemble's first member)",
     )
     parser.add_argument("--format", choices=FORMATS, help="ctranslate2 or huggingface (required)")
-    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="a new directory")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    switch(parser, "--overwrite", OVERWRITE_HELP)
     parser.add_argument(
         "--dtype",
         default="fp32",
@@ -62,12 +64,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.format is None:
         raise ValueError(f"give --format: {' or '.join(FORMATS)}")
+    claim_dir(args.output, args.overwrite)  # before the model is loaded
     model = resolve_model_dir(args.model) if args.model else first_member(resolve_model_dir(None))
     if args.format == "ctranslate2":
-        print(export_ctranslate2(model, args.output, DTYPES[args.dtype]))
+        print(export_ctranslate2(model, args.output, DTYPES[args.dtype], args.overwrite))
     else:
         if args.dtype != "fp32":
             raise ValueError("--dtype applies to --format ctranslate2 only")
-        beam = model_decode_config(read_checkpoint(model)).beam
-        print(export_huggingface(model, args.output, beam))
+        beam = model_decode_config(read_checkpoint(model)).search.beam
+        print(export_huggingface(model, args.output, beam, args.overwrite))
     return 0

@@ -2,7 +2,7 @@ r"""``fanyi translate``: translate text from stdin, a file, or ``--text``; one l
 
 Every sentence of a line is translated: the line is cut into sentences, and their translations
 are joined again. Every DecodeConfig key is a flag (``--beam 5 --length-penalty 1.0 --dtype
-bf16``), on top of ``--config FILE`` (YAML of DecodeConfig keys).
+bf16 --keep-numbers false``), on top of ``--config FILE`` (YAML of DecodeConfig keys).
 
 From stdin each line is answered as soon as it arrives (lines already waiting are translated
 together), so another program can talk to it line by line, as with ``fairseq-interactive``. A
@@ -40,16 +40,15 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from .. import config as config_io
-from ..decode import DecodeConfig
 from ..decode.options import MAX_BATCH_TOKENS
 from ..device import DEVICES
-from ..engines.registry import ENGINES
-from ..filenames import CONFIG_FILE
+from ..engines.registry import ALIASES, ENGINES
 from ..runtime import MAX_THREADS, set_threads
 from ..translate.translation import Translation
-from ..translate.translator import Translator, resolve_model_dir
+from ..translate.translator import Translator
 from .arguments import at_least, device
+from .decode_flags import add_decode_flags, given_keys
+from .flags import deprecated_values
 from .progress import Progress
 
 CHUNK_LINES = 2000  # lines of a file sorted into batches together (each written once done)
@@ -79,32 +78,22 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
         "--threads", type=at_least(0, MAX_THREADS), default=0, help="CPU threads (0: every core)"
     )
     parser.add_argument("--device", type=device, default="cpu", help=f"{DEVICES} (default cpu)")
-    parser.add_argument(
+    deprecated_values(
+        parser,
         "--engine",
-        choices=sorted(ENGINES),
+        sorted(ENGINES),
+        {old: {"engine": new, **load} for old, (new, load) in ALIASES.items()},
         default="fanyi",
-        help="compiled: fanyi with compiled decoder steps; ctranslate2: CTranslate2 decoding "
-        "-m DIR written by fanyi export (default fanyi)",
+        help="fanyi (--compile true: its decoder steps compiled); ctranslate2: CTranslate2 "
+        "decoding -m DIR written by fanyi export (default fanyi)",
     )
-    config_io.add_arguments(parser, DecodeConfig, defaults=_model_defaults())
-
-
-def _model_defaults() -> dict[str, str]:
-    """How the help names the defaults a model's ``config.yaml`` sets over DecodeConfig's: "the
-    model's (bundled: 3.0)", read from the bundled model's file without its weights."""
-    try:
-        section = config_io.read_yaml(resolve_model_dir(None) / CONFIG_FILE).get("decode")
-    except (FileNotFoundError, ValueError, AttributeError):
-        return {}
-    if not isinstance(section, dict):
-        return {}
-    return {key: f"the model's (bundled: {value!r})" for key, value in section.items()}
+    add_decode_flags(parser)
 
 
 def load_translator(args: argparse.Namespace) -> Translator:
     """The translator the shared arguments describe, on this process's threads."""
     set_threads(args.threads)
-    options = config_io.given(DecodeConfig, args, args.config)  # over the model's own defaults
+    options = given_keys(args, args.config)  # over the model's own defaults
     return Translator.load(args.model, None, args.engine, args.device, args.batch_tokens, **options)
 
 

@@ -8,7 +8,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal
 
 # The most a user may ask for: each bounds memory (beams and samples are rows of every step,
 # workers are processes); lengths beyond a model's positions are capped by them anyway.
@@ -17,11 +17,15 @@ MAX_WORKERS = 64
 MAX_LENGTH = 1_000_000
 MAX_BATCH_TOKENS = 1 << 17  # padded source tokens a batch may hold (times beam: its rows' tokens)
 MAX_THREADS = 1024
+# Reals a search's float32 scores stay numbers under: a factor (repetition_penalty, temperature)
+# far from 1 rounds to 0 or ∞ there (1e-300 does), and 0 · −∞ is NaN; an |α| beyond MAX_ALPHA
+# overflows GNMT's ((5 + |Y|) / 6)^α at MAX_LENGTH tokens. Both stay far inside what is safe.
+MAX_FACTOR = 1e6
+MAX_ALPHA = 20.0
 
 Dtype = Literal["fp32", "bf16", "int8"]
 DtypeChoice = Literal["auto", "fp32", "bf16", "int8"]
 LongInput = Literal["error", "split"]
-ChineseScript = Literal["hans", "hant", "tw", "hk"]
 DTYPES: list[Dtype] = ["fp32", "bf16", "int8"]
 
 
@@ -69,36 +73,10 @@ class SearchOptions:
     seed: int | None = None  # sampling seed; None = torch's global generator
     repetition_penalty: float = 1.0  # CTRL's: a token already produced, log-prob × this; 1 = off
     no_repeat_ngram_size: int = 0  # forbid repeating any n-gram of this size; 0 = off
-    split_sentences: bool = True  # translate each sentence of a text on its own, then join them
-    # a sentence in Title Case read in sentence case, by the model's truecase.txt (recase.py)
-    recase_headlines: bool = True
-    # "1,400,000" read as 1400000 (and 2024年 as 2024 年), written back as the source wrote it
-    # where a translation copies it (numerals.py)
-    keep_numbers: bool = True
-    # `code` read without its backticks, given them back where a translation copies it (code_spans.py)
-    keep_code: bool = True
-    # a list item's marker ("1. ", "a) ", "一、") read apart from the item and written back in
-    # front of its translation (list_markers.py)
-    keep_list_markers: bool = True
     # GNMT α of a search held to constraints (decode/constraints.py): one that ranks long
     # detours high lets a phrase be forced in where it does not belong (chosen on dev)
     constrained_length_penalty: float = 0.6
-    # the numbers of a sentence that a translation keeps as digits (not 500万, "5 million"):
-    # where a translation misses one, it is searched again, held to them (numerals.py)
-    hold_numbers: bool = True
-    # a date between Chinese and English held to as the target writes it (8月11日 "August 11",
-    # "August 11" 8月11日; dates.py): where a translation misses one, it is searched again
-    hold_dates: bool = True
-    # web and e-mail addresses copied as written: where a translation misses one, it is searched
-    # again, held to them (links.py, decode/constraints.py; engines with lexical constraints)
-    keep_links: bool = True
-    # with keep_code, inline code copied as written: where a translation misses a span's code,
-    # it is searched again, held to it (code_spans.py, decode/constraints.py)
-    hold_code: bool = True
     long_input: LongInput = "split"  # a sentence longer than the model's max_len: split, or raise
-    # the characters of a translation into Chinese: hans (Simplified, as the model writes them),
-    # hant (Traditional), tw (Taiwan's characters and words), hk (Hong Kong's); OpenCC (lang.py)
-    chinese_script: ChineseScript = "hans"
     attention: bool = False  # keep each hypothesis's cross-attention (last layer, head mean)
 
     def __post_init__(self) -> None:
@@ -114,28 +92,29 @@ class SearchOptions:
             raise ValueError(f"max_len_a must be between 0 and {MAX_LENGTH}, not {self.max_len_a}")
         if not self.sampling and self.n_best > self.beam:
             raise ValueError(f"n_best={self.n_best} exceeds beam={self.beam}")
+        if self.seed is not None and not (_is_id(self.seed) and self.seed < 2**63):
+            raise ValueError(f"seed must be an integer between 0 and {2**63 - 1}, not {self.seed}")
         self._check_numbers()
 
     def _check_numbers(self) -> None:
         """Every real number finite and in its range, with the range in the error."""
-        if not (math.isfinite(self.length_penalty) and 0 <= self.rerank_backward < math.inf):
+        if not (_is_alpha(self.length_penalty) and 0 <= self.rerank_backward < math.inf):
             raise ValueError(
-                "length_penalty must be a finite number and rerank_backward a finite one ≥ 0, "
-                f"not {self.length_penalty} and {self.rerank_backward}"
+                f"length_penalty must be a finite number within ±{MAX_ALPHA:g} and "
+                f"rerank_backward a finite one ≥ 0, not {self.length_penalty} and "
+                f"{self.rerank_backward}"
             )
-        if not math.isfinite(self.constrained_length_penalty):
+        if not _is_alpha(self.constrained_length_penalty):
             raise ValueError(
-                f"constrained_length_penalty must be finite, not {self.constrained_length_penalty}"
+                f"constrained_length_penalty must be finite, within ±{MAX_ALPHA:g}, not "
+                f"{self.constrained_length_penalty}"
             )
-        if not (0 < self.temperature < math.inf and 0 < self.top_p <= 1 and self.top_k >= 0):
-            raise ValueError("need a finite temperature > 0, 0 < top_p ≤ 1 and top_k ≥ 0")
-        if not 0 < self.repetition_penalty < math.inf:
-            raise ValueError(
-                f"repetition_penalty must be finite and > 0, not {self.repetition_penalty}"
-            )
+        self._check_sampling_and_repeats()
         alphas, weights = self.length_penalty_by_target, self.rerank_backward_by_target
-        if not all(_is_number(a) for a in alphas.values()):
-            raise ValueError(f"length_penalty_by_target needs numbers: {alphas}")
+        if not all(_is_alpha(a) for a in alphas.values()):
+            raise ValueError(
+                f"length_penalty_by_target needs numbers within ±{MAX_ALPHA:g}: {alphas}"
+            )
         if not all(_is_number(w) and w >= 0 for w in weights.values()):
             raise ValueError(f"rerank_backward_by_target needs numbers ≥ 0: {weights}")
         if not all(_is_id(i) for i in [*self.suppress_ids, *self.penalized_ids]):
@@ -148,9 +127,19 @@ class SearchOptions:
             raise ValueError(f"script_penalty (and by target) must be finite and ≥ 0: {betas}")
         if self.long_input not in ("error", "split"):
             raise ValueError(f"long_input must be 'error' or 'split', not {self.long_input!r}")
-        if self.chinese_script not in get_args(ChineseScript):
+
+    def _check_sampling_and_repeats(self) -> None:
+        """Sampling's numbers in their ranges; the temperature and the repetition penalty, which
+        scale log-probabilities, from 1 / MAX_FACTOR to MAX_FACTOR."""
+        if not (_is_factor(self.temperature) and 0 < self.top_p <= 1 and self.top_k >= 0):
             raise ValueError(
-                f"chinese_script must be hans, hant, tw or hk, not {self.chinese_script!r}"
+                f"need a finite temperature > 0 (from {1 / MAX_FACTOR:g} to {MAX_FACTOR:g}), "
+                "0 < top_p ≤ 1 and top_k ≥ 0"
+            )
+        if not _is_factor(self.repetition_penalty):
+            raise ValueError(
+                f"repetition_penalty must be finite and > 0, from {1 / MAX_FACTOR:g} to "
+                f"{MAX_FACTOR:g}, not {self.repetition_penalty}"
             )
 
     @property
@@ -168,6 +157,36 @@ class SearchOptions:
     def reranks(self) -> bool:
         """Whether any translation is reranked by the backward score."""
         return self.rerank_backward > 0 or any(self.rerank_backward_by_target.values())
+
+
+# One line of help for each search option: its flag's and its HTTP field's
+SEARCH_HELP = {
+    "beam": "beam size (1 = greedy)",
+    "n_best": "candidates per one-sentence text, best first (≤ beam)",
+    "length_penalty": "GNMT α (into every language unless by target)",
+    "length_penalty_by_target": "α per target language ({zh: 1.0})",
+    "rerank_backward": "λ ≥ 0 of the backward score log P(source | translation); 0 = off",
+    "rerank_backward_by_target": "λ per target language",
+    "max_len_a": "output tokens at most a·|src| + b",
+    "max_len_b": "output tokens at most a·|src| + b",
+    "min_len": "output tokens at least",
+    "target_script_only": "only the target language's script: no Han characters in English",
+    "suppress_ids": "target ids never generated",
+    "allowed_softmax": "softmax over the pieces not suppressed only: faster into English",
+    "script_penalty": "β ≥ 0 each piece in the other script loses (Latin in Chinese)",
+    "script_penalty_by_target": "β per target language",
+    "penalized_ids": "more target ids that lose β each",
+    "sampling": "draw tokens instead of searching",
+    "temperature": "sampling temperature, > 0",
+    "top_k": "sample among the k likeliest; 0 = all",
+    "top_p": "nucleus sampling, 0 < top_p ≤ 1",
+    "seed": "sampling seed",
+    "repetition_penalty": "a token already produced: its log-probability × this; 1 = off",
+    "no_repeat_ngram_size": "no n-gram of this size twice; 0 = off",
+    "constrained_length_penalty": "GNMT α of a search held to constraints",
+    "long_input": "a sentence longer than the model reads: split, or error",
+    "attention": "include pieces and cross-attention (last layer, mean of heads)",
+}
 
 
 @dataclass
@@ -230,6 +249,16 @@ def for_target(
 def _is_id(value: object) -> bool:
     """An int ≥ 0 (not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_alpha(value: object) -> bool:
+    """A finite number within ±MAX_ALPHA (not a bool)."""
+    return _is_number(value) and abs(value) <= MAX_ALPHA  # type: ignore[arg-type]
+
+
+def _is_factor(value: object) -> bool:
+    """A number from 1 / MAX_FACTOR to MAX_FACTOR (not a bool)."""
+    return _is_number(value) and 1 / MAX_FACTOR <= value <= MAX_FACTOR  # type: ignore[operator]
 
 
 def _is_number(value: object) -> bool:

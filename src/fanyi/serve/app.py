@@ -10,7 +10,6 @@ A request that times out or whose client goes away stops being decoded at the ne
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import math
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
@@ -30,6 +29,8 @@ from .._version import __version__
 from ..decode import SearchOptions, StepHook
 from ..decode.options import MAX_BEAM
 from ..filenames import INDEX_FILE
+from ..text.options import TextOptions
+from ..translate.request import Request as TextRequest
 from ..translate.translation import Translation as Result
 from ..translate.translation import unicode_problem
 from ..translate.translator import Translator
@@ -149,27 +150,20 @@ def _echoable(value: Any) -> Any:
     return value
 
 
-# The keys of a request that are SearchOptions' (``to`` and ``text`` are not)
-SEARCH_KEYS = [f.name for f in dataclasses.fields(SearchOptions)]
+Chosen = tuple[SearchOptions, TextOptions]  # a request's options: its search, its text
 
 
-def search_options(request: schemas.TranslateRequest, translator: Translator) -> SearchOptions:
-    """The translator's search options with the request's on top, bounded as the flags are
-    (422 beyond); an α, λ or β given applies into every language."""
-    given = {k: v for k, v in request.model_dump().items() if k in SEARCH_KEYS and v is not None}
-    for key in ("length_penalty", "rerank_backward", "script_penalty"):
-        if key in given:
-            given[f"{key}_by_target"] = {}
+def chosen_options(request: schemas.RequestBase, translator: Translator) -> Chosen:
+    """The translator's options with the request's on top (``DecodeConfig.override``, as the
+    flags and the Python API apply them), bounded as the flags are (422 beyond)."""
     try:
-        options = dataclasses.replace(translator.options, **given)
-        translator.check(options)
+        return translator.chosen(None, request.options())
     except ValueError as error:
         raise HTTPException(422, str(error)) from None
-    return options
 
 
 def check_limits(
-    request: schemas.TranslateRequest,
+    request: schemas.RequestBase,
     options: SearchOptions,
     limits: Limits,
     translator: Translator,
@@ -194,19 +188,20 @@ def check_limits(
         raise HTTPException(422, "constraints need beam search (or greedy decoding), not sampling")
 
 
-def target_prefixes(request: schemas.TranslateRequest) -> list[str | None]:
+def target_prefixes(request: schemas.RequestBase) -> list[str | None]:
     """The target prefix of each text: the one given for all, or the list's."""
     prefix = request.target_prefix
     return list(prefix) if isinstance(prefix, list) else [prefix] * len(request.text)
 
 
-def held_texts(request: schemas.TranslateRequest) -> list[tuple[str, str | None, Any]]:
-    """Each text with its target prefix and the phrases its translation holds."""
+def held_texts(request: schemas.RequestBase) -> list[TextRequest]:
+    """Each text with its target language, target prefix and the phrases it holds."""
     phrases = request.constraints or [None] * len(request.text)
-    return list(zip(request.text, target_prefixes(request), phrases, strict=True))
+    held = zip(request.text, target_prefixes(request), phrases, strict=True)
+    return [TextRequest(text, request.to, prefix, tuple(p or ())) for text, prefix, p in held]
 
 
-def check_prefixes(request: schemas.TranslateRequest, limits: Limits) -> None:
+def check_prefixes(request: schemas.RequestBase, limits: Limits) -> None:
     """422 for a prefix or constraints list that does not match the texts or a prefix or phrase
     that is not Unicode, 413 for one longer than a text may be."""
     if isinstance(request.target_prefix, list) and len(request.target_prefix) != len(request.text):
@@ -225,28 +220,26 @@ def check_prefixes(request: schemas.TranslateRequest, limits: Limits) -> None:
 
 
 def request_cost(
-    request: schemas.TranslateRequest,
-    options: SearchOptions,
-    limits: Limits,
-    translator: Translator,
+    request: schemas.RequestBase, options: Chosen, limits: Limits, translator: Translator
 ) -> int:
     """What decoding ``request`` costs (source tokens × beam); 413 over ``max_tokens``, 422 when
     a text's direction cannot be told."""
+    search, text = options
     try:
-        tokens = sum(translator.token_counts(request.text, request.to))
+        tokens = sum(translator.token_counts(request.text, request.to, text))
     except ValueError as error:
         raise HTTPException(422, str(error)) from None
     if tokens > limits.max_tokens:
         raise HTTPException(413, f"the texts have {tokens} tokens; at most {limits.max_tokens}")
-    return tokens * max(options.beam, options.n_best)
+    return tokens * max(search.beam, search.n_best)
 
 
 def admitted(
-    request: schemas.TranslateRequest, limits: Limits, translator: Translator
-) -> tuple[SearchOptions, int]:
-    """The request's search options and its cost, or the HTTP error that refuses it."""
-    options = search_options(request, translator)
-    check_limits(request, options, limits, translator)
+    request: schemas.RequestBase, limits: Limits, translator: Translator
+) -> tuple[Chosen, int]:
+    """The request's search and text options and its cost, or the HTTP error that refuses it."""
+    options = chosen_options(request, translator)
+    check_limits(request, options[0], limits, translator)
     return options, request_cost(request, options, limits, translator)
 
 
@@ -296,13 +289,13 @@ def to_schema(result: Result, attention: bool) -> schemas.Translation:
 def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher: Batcher) -> None:
     """``POST /translate`` (through ``batcher``) and ``GET /health``."""
 
-    @app.post("/translate", response_model=schemas.TranslateResponse)
     async def translate_texts(
-        request: schemas.TranslateRequest, http: Request
+        request: schemas.RequestBase, http: Request
     ) -> schemas.TranslateResponse:
-        """Translate ``text`` (a list); one entry per text, with its n-best candidates."""
+        """Translate ``text`` (a list, or one string); one entry per text, with its n-best
+        candidates."""
         options, cost = admitted(request, limits, translator)
-        job = batcher.submit(held_texts(request), (request.to, options), cost)
+        job = batcher.submit(held_texts(request), options, cost)
         work = asyncio.wait_for(job, limits.timeout)
         try:
             results = await unless_disconnected(work, http.receive)
@@ -316,8 +309,12 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
             if result.error is not None:
                 raise HTTPException(422, f"text[{i}]: {result.error}")
         return schemas.TranslateResponse(
-            translations=[to_schema(r, request.attention) for r in results]
+            translations=[to_schema(r, options[0].attention) for r in results]
         )
+
+    # the request's fields as the registry has them now (a transform registered after import too)
+    translate_texts.__annotations__["request"] = schemas.translate_request()
+    app.post("/translate", response_model=schemas.TranslateResponse)(translate_texts)
 
     @app.get("/health", response_model=schemas.Health)
     async def health() -> schemas.Health:
@@ -335,16 +332,11 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
 
 
 def translate(
-    translator: Translator,
-    texts: list[tuple[str, str | None, list[str] | None]],
-    options: tuple[Any, ...],
-    hook: StepHook,
+    translator: Translator, texts: list[TextRequest], options: Chosen, hook: StepHook
 ) -> list[Result]:
-    """What the batcher runs: ``texts`` (each with its target prefix and constraints) by
-    ``options`` (the target language and the search)."""
-    to, search = options
-    sources, prefixes, phrases = [t[0] for t in texts], [t[1] for t in texts], [t[2] for t in texts]
-    return translator.translate(sources, to, search, hook, prefixes, phrases)
+    """What the batcher runs: ``texts`` by ``options`` (the search and the text options)."""
+    search, text = options
+    return translator.translate(texts, None, search, hook, text_options=text)
 
 
 def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:

@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import types
+import typing
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    create_model,
+    field_validator,
+)
 
-from ..decode.options import ChineseScript
+from ..decode.options import SEARCH_HELP, SearchOptions
+from ..text.registry import text_options
 
-Number = StrictFloat | StrictInt
 
-
-class TranslateRequest(BaseModel):
-    """Texts to translate, and how."""
+class RequestBase(BaseModel):
+    """Texts to translate, and what each translation is held to; the options' fields are added
+    from their metadata (``translate_request``)."""
 
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={"examples": [{"text": ["你好。", "Good morning."], "beam": 5}]},
     )
 
-    text: list[StrictStr] = Field(description="texts to translate, one translation each")
-    beam: StrictInt | None = Field(
-        None, ge=1, description="beam size (1 = greedy); default: the server's"
-    )
-    n_best: StrictInt | None = Field(
-        None, ge=1, description="candidates per one-sentence text, best first (≤ beam); default 1"
+    text: list[StrictStr] = Field(
+        description="texts to translate, one translation each (a string: one text)"
     )
     to: str | None = Field(
         None,
@@ -41,68 +49,50 @@ class TranslateRequest(BaseModel):
         description="per text (of one sentence), phrases its translation holds as written "
         "(null: none)",
     )
-    attention: StrictBool = Field(
-        False, description="include pieces and cross-attention (last layer, mean of heads)"
-    )
-    # The search options below default to the server's (its model's); each is bounded as the
-    # flag of the same name is (422 beyond: the bounds are SearchOptions').
-    length_penalty: Number | None = Field(None, description="GNMT α (into every language)")
-    constrained_length_penalty: Number | None = Field(
-        None, description="GNMT α of a search held to constraints"
-    )
-    rerank_backward: Number | None = Field(None, description="λ of the backward score, ≥ 0")
-    max_len_a: Number | None = Field(None, description="output tokens at most a·|src| + b")
-    max_len_b: StrictInt | None = Field(None, description="output tokens at most a·|src| + b")
-    min_len: StrictInt | None = Field(None, description="output tokens at least")
-    sampling: StrictBool | None = Field(None, description="draw tokens instead of searching")
-    temperature: Number | None = Field(None, description="sampling temperature, > 0")
-    top_k: StrictInt | None = Field(None, description="sample among the k likeliest; 0 = all")
-    top_p: Number | None = Field(None, description="nucleus sampling, 0 < top_p ≤ 1")
-    seed: StrictInt | None = Field(None, description="sampling seed")
-    repetition_penalty: Number | None = Field(
-        None, description="a token already produced: its log-probability × this; 1 = off"
-    )
-    no_repeat_ngram_size: StrictInt | None = Field(
-        None, description="no n-gram of this size twice; 0 = off"
-    )
-    target_script_only: StrictBool | None = Field(
-        None, description="only the target language's script: no Han characters in English"
-    )
-    script_penalty: Number | None = Field(
-        None, description="β ≥ 0 each piece in the other script loses (Latin in Chinese)"
-    )
-    allowed_softmax: StrictBool | None = Field(
-        None, description="softmax over the pieces not suppressed only: faster into English"
-    )
-    recase_headlines: StrictBool | None = Field(
-        None,
-        description="a sentence in Title Case read in sentence case (the model's truecase.txt)",
-    )
-    keep_numbers: StrictBool | None = Field(
-        None, description="1,400,000 read as plain digits and written back as the source wrote it"
-    )
-    keep_code: StrictBool | None = Field(
-        None, description="`code` read without its backticks, given them back where it is copied"
-    )
-    chinese_script: ChineseScript | None = Field(
-        None,
-        description="into Chinese: Simplified (hans), Traditional (hant), Taiwan's, Hong Kong's",
-    )
-    keep_list_markers: StrictBool | None = Field(
-        None, description="a list item's marker (1. a) 一、) read apart, written back in front"
-    )
-    hold_numbers: StrictBool | None = Field(
-        None, description="a translation that misses a number of its sentence held to them"
-    )
-    hold_dates: StrictBool | None = Field(
-        None, description="a date held as the target writes it (8月11日 ⇄ August 11)"
-    )
-    keep_links: StrictBool | None = Field(
-        None, description="web and e-mail addresses copied as written (a constrained search)"
-    )
-    hold_code: StrictBool | None = Field(
-        None, description="with keep_code, `code` copied as written (a constrained search)"
-    )
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _one_text(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    def options(self) -> dict[str, Any]:
+        """The search and text options this request sets (those not null)."""
+        fixed = set(RequestBase.model_fields)
+        return {k: v for k, v in self.model_dump().items() if k not in fixed and v is not None}
+
+
+# The JSON type of each kind of option value (strict: "1" is not a number, 1 not a boolean)
+Number = StrictFloat | StrictInt
+_JSON_TYPES: dict[Any, Any] = {
+    bool: StrictBool,
+    int: StrictInt,
+    float: Number,
+    list[int]: list[StrictInt],
+    dict[str, float]: dict[StrictStr, Number],
+}
+
+
+def translate_request() -> type[RequestBase]:
+    """The request model: RequestBase with one optional field per search option and per text
+    option of the registry (null: the server's default), each described by its help."""
+    fields: dict[str, Any] = {}
+    for name, hint in typing.get_type_hints(SearchOptions).items():
+        base = (
+            [a for a in typing.get_args(hint) if a is not type(None)] if _optional(hint) else [hint]
+        )
+        kind = _JSON_TYPES.get(base[0], base[0])
+        fields[name] = (kind | None, Field(None, description=SEARCH_HELP[name]))
+    for option in text_options():
+        kind = Literal[option.choices] if option.choices else StrictBool
+        fields[option.name] = (kind | None, Field(None, description=option.help))
+    return create_model("TranslateRequest", __base__=RequestBase, **fields)
+
+
+def _optional(hint: Any) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType)
+
+
+TranslateRequest = translate_request()  # with the transforms registered at import
 
 
 class Candidate(BaseModel):

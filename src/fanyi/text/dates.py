@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .transform import Context, Held, Option, Transform
+
 MONTHS = [
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
@@ -99,3 +101,18 @@ def _in_english(month: int, day: int | None, year: str | None) -> str:
 
 def _in_chinese(month: int, day: int | None, year: str | None) -> str:
     return (f"{year}年" if year else "") + f"{month}月" + (f"{day}日" if day else "")
+
+
+class Dates(Transform):
+    """``hold_dates``: between Chinese and English, a date with a day or a year held to as the
+    target writes it (8月11日 "August 11")."""
+
+    name = "dates"
+    options = (
+        Option("hold_dates", True, "a date held as the target writes it (8月11日 ⇄ August 11)"),
+    )
+
+    def held(self, sentence: str, memo: None, context: Context) -> Held:
+        if not context.options.hold_dates:
+            return []
+        return dates_to_hold(sentence, context.source, context.to)

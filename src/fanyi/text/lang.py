@@ -19,6 +19,8 @@ from functools import lru_cache
 
 import opencc
 
+from .transform import Context, Transform
+
 CHINESE = "zh"
 HAN_SCRIPT, LATIN_SCRIPT = "Han", "Latin"
 SCRIPTS = {CHINESE: HAN_SCRIPT}  # every other language: LATIN_SCRIPT
@@ -333,3 +335,12 @@ def split_sentences(text: str, lang: str, long: int = LONG_SENTENCE) -> list[str
 def join_sentences(sentences: Sequence[str], lang: str) -> str:
     """Translated sentences of one text as one line of ``lang``."""
     return joiner(lang).join(sentences)
+
+
+class Spacing(Transform):
+    """Into Chinese, no space is written next to full-width punctuation (inline code kept)."""
+
+    name = "spacing"
+
+    def write_back(self, translation: str, memo: None, context: Context) -> str:
+        return tidy_spacing(translation, context.kept) if context.to == CHINESE else translation

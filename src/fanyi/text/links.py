@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .transform import Context, Held, Option, Transform
+
 _URL = r"(?:(?:https?|ftp)://|www\.)[^\s<>\"'`\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+"
 _EMAIL = r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 LINK = re.compile(rf"{_URL}|(?<![A-Za-z0-9._%+-]){_EMAIL}")
@@ -39,3 +41,18 @@ def trimmed(link: str) -> str:
             break
         link = link[:-1]
     return link
+
+
+class Links(Transform):
+    """``keep_links``: web and e-mail addresses copied as written; a translation that misses
+    one is searched again, held to them."""
+
+    name = "links"
+    options = (
+        Option("keep_links", True, "web and e-mail addresses copied as written (a held search)"),
+    )
+
+    def held(self, sentence: str, memo: None, context: Context) -> Held:
+        if not context.options.keep_links:
+            return []
+        return [(link, link) for link in links(sentence)]

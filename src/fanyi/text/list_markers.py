@@ -14,6 +14,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .lang import LATIN_SCRIPT, script_of
+from .transform import Context, Option, Transform
+
 CHINESE_DIGITS = "一二三四五六七八九"
 _CN = f"(?:[{CHINESE_DIGITS}]?十[{CHINESE_DIGITS}]?|[{CHINESE_DIGITS}])"  # 1 to 99
 # at the start of a text: a number, a lower-case letter or a Roman numeral and its period (one
@@ -71,3 +74,25 @@ def chinese_number(numeral: str) -> int:
         return CHINESE_DIGITS.index(numeral) + 1
     ten = CHINESE_DIGITS.index(tens) + 1 if tens else 1
     return 10 * ten + (CHINESE_DIGITS.index(units) + 1 if units else 0)
+
+
+class ListMarkers(Transform):
+    """``keep_list_markers``: a list item's marker ("1. ", "a) ", "一、") read apart from the
+    item and written back in front of its translation (not before a user's target prefix)."""
+
+    name = "list_markers"
+    options = (
+        Option(
+            "keep_list_markers", True, "a list item's marker (1. a) 一、) read apart, written back"
+        ),
+    )
+    with_prefix = False
+
+    def read(self, text: str, context: Context) -> tuple[str, Marker]:
+        if not context.options.keep_list_markers:
+            return text, NO_MARKER
+        marker, item = list_marker(text)
+        return item, marker
+
+    def write_back(self, translation: str, memo: Marker, context: Context) -> str:
+        return write_marker(memo, translation, script_of(context.to) == LATIN_SCRIPT)

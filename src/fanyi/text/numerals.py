@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from .lang import HAN
+from .transform import Context, Held, Option, Transform
 
 # one to three digits, then groups of three after commas, then an optional decimal part; not
 # inside a longer run of digits, commas and points ("1,2,3", "1,000,00" and "3.1,000" are not)
@@ -79,3 +80,30 @@ def whole(phrase: str, text: str) -> bool:
     start = r"(?<![\d.])" if phrase[:1].isdigit() else ""
     end = r"(?![\d.]*\d)" if phrase[-1:].isdigit() else ""
     return re.search(start + re.escape(phrase) + end, text) is not None
+
+
+class Numbers(Transform):
+    """``keep_numbers``: grouped numbers read as plain digits set apart from Han characters,
+    written back as the source grouped them; ``hold_numbers``: a translation that misses a
+    number of its sentence is searched again, held to it."""
+
+    name = "numbers"
+    options = (
+        Option(
+            "keep_numbers", True, "1,400,000 read as 1400000, written back as the source wrote it"
+        ),
+        Option("hold_numbers", True, "a translation that misses a number is held to it"),
+    )
+
+    def read(self, text: str, context: Context) -> tuple[str, list[str]]:
+        if not context.options.keep_numbers:
+            return text, []
+        return set_apart(ungroup(text)), grouped_numbers(text)
+
+    def held(self, sentence: str, memo: list[str], context: Context) -> Held:
+        if not context.options.hold_numbers:
+            return []
+        return [(number, number) for number in numbers_to_hold(sentence, context.source)]
+
+    def write_back(self, translation: str, memo: list[str], context: Context) -> str:
+        return regroup(translation, memo)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..atomic import write_text_atomic
 from ..filenames import TRUECASE_FILE
-from .lang import split_tag
+from .lang import LATIN_SCRIPT, script_of, split_tag
+from .transform import Context, Option, Transform
 
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")  # a run of Latin letters
 # the words a Title Case line leaves in lower case, not counted either way
@@ -128,3 +129,22 @@ def read_lowercase(path: Path) -> frozenset[str]:
     if not path.is_file():
         return frozenset()
     return frozenset(path.read_text(encoding="utf-8").split())
+
+
+class Headlines(Transform):
+    """``recase_headlines``: a Latin-script sentence in Title Case or in capitals read in
+    sentence case, by the model's truecase.txt."""
+
+    name = "headlines"
+    options = (
+        Option(
+            "recase_headlines",
+            True,
+            "a sentence in Title Case read in sentence case (truecase.txt)",
+        ),
+    )
+
+    def read_sentences(self, sentences: list[str], context: Context) -> list[str]:
+        if not context.options.recase_headlines or script_of(context.source) != LATIN_SCRIPT:
+            return sentences
+        return read_headlines(sentences, context.lowercase)

@@ -6,7 +6,7 @@ schedule.py     the Noam learning rate (§5.3)
 context.py      TrainContext: model, optimizer, loss, rate, device, dtype, place in a job
 step.py         one optimizer step: accumulated gradients, the rate, clipping, Adam
 distributed.py  this process's place in a torchrun job; its processes agree
-validate.py     dev loss, greedy BLEU and chrF (DecodeConfig's greedy search)
+validate.py     dev loss, greedy BLEU and chrF (a greedy search)
 state.py        resume state: where training is, generator states, checks
 checkpoint.py   save a checkpoint, restore a run from one, start from another model
 log.py          the run's log.jsonl

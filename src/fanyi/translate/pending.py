@@ -8,12 +8,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..data.batching import token_batches
 from ..decode.constraints import Spellings
 from ..decode.hypothesis import Cancelled, Hypothesis
-from ..text.code_spans import requote
-from ..text.lang import CHINESE, LATIN_SCRIPT, script_of, tidy_spacing, to_traditional
-from ..text.list_markers import NO_MARKER, Marker, write_marker
-from ..text.numerals import regroup
+from ..text.pipeline import Reading
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -30,32 +28,31 @@ class Pending:
     found: list[list[Hypothesis] | None]
     error: str | None = None
     prefix: list[int] = field(default_factory=list)  # target ids its translation starts with
-    numbers: list[str] = field(default_factory=list)  # "1,400,000"s written back (numerals.py)
-    code: list[str] = field(default_factory=list)  # `code` spans given back (code_spans.py)
     # per piece, the target phrases (ids) its translation holds (constraints.py)
     constraints: list[list[Spellings]] = field(default_factory=list)
-    marker: Marker = NO_MARKER  # the list marker written back in front (list_markers.py)
-    chinese_script: str = "hans"  # the characters a translation into Chinese is written in
+    reading: Reading | None = None  # how the text transforms read it, to write back
 
     @property
     def ready(self) -> bool:
         return self.error is not None or all(f is not None for f in self.found)
 
     def written_back(self, translation: str) -> str:
-        """``translation`` with the source's grouped numbers and inline code written as the
-        source wrote them, where it holds them as the model read them, after its list marker;
-        into Chinese, with no space next to its punctuation, in the characters of
-        ``chinese_script`` (the code as written)."""
-        written = requote(regroup(translation, self.numbers), self.code)
-        if self.to == CHINESE:
-            written = tidy_spacing(written, self.code)
-        written = write_marker(self.marker, written, script_of(self.to) == LATIN_SCRIPT)
-        if self.to != CHINESE or self.chinese_script == "hans":
-            return written
-        return to_traditional(written, self.chinese_script, self.code)
+        """``translation`` with what the text transforms took from the source written back
+        (``text/pipeline.py``)."""
+        return self.reading.written_back(translation) if self.reading else translation
 
 
 Piece = tuple[Pending, int]  # a text and the index of one of its pieces
+
+
+def in_batches(texts: list[Pending], per_target: bool, batch_tokens: int) -> Iterator[list[Piece]]:
+    """The pieces of ``texts`` in batches of ``batch_tokens`` tokens, sorted by length (and by
+    target language where their searches differ: ``per_target``)."""
+    pieces = [(text, i) for text in texts for i in range(len(text.pieces))]
+    lengths = [len(text.pieces[i]) for text, i in pieces]
+    order = sorted(range(len(pieces)), key=lambda i: (per_target and pieces[i][0].to, lengths[i]))
+    for batch in token_batches(order, lengths, batch_tokens):
+        yield [pieces[i] for i in batch]
 
 
 def in_order(

@@ -1,112 +1,142 @@
 """The searches one batch of sources needs: apart per target language where its α, λ, β or
-suppressed pieces differ (``SearchOptions.per_target``), and, with ``rerank_backward``, the whole
-beam reranked by the backward score (``rerank.py``)."""
+suppressed pieces differ (``SearchOptions.per_target``); with ``rerank_backward``, the whole beam
+reranked by the backward score (``rerank.py``); and where a translation misses a phrase it must
+hold, that source searched again, held to them (``constraints.py``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from dataclasses import dataclass
+from typing import TypeVar
 
 from ..decode.constraints import Spellings
 from ..decode.hypothesis import Hypothesis, StepHook
 from ..decode.options import SearchOptions, for_target
 from ..decode.rerank import backward_scores, rerank
 from ..engines.registry import Engine
+from .pending import Piece, isolated
 from .source_text import SourceText
 
-# per source, its target prefix and its constraints (target ids; None: none for any source)
-HeldIds = tuple[list[list[int]] | None, list[list[Spellings]] | None]
+T = TypeVar("T")
 
 
-def search_held(
-    engine: Engine,
-    text: SourceText,
-    sources: list[list[int]],
-    targets: list[str],
-    options: SearchOptions,
-    between_steps: StepHook,
-    held: HeldIds = (None, None),
-) -> list[list[Hypothesis]]:
+@dataclass(frozen=True)
+class Searcher:
+    """What every search of a batch shares: the engine, the model's text, the options and the
+    hook called between decoding steps."""
+
+    engine: Engine
+    text: SourceText
+    options: SearchOptions
+    between_steps: StepHook
+
+    def with_options(self, options: SearchOptions) -> Searcher:
+        return dataclasses.replace(self, options=options)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Sources (ids ending in EOS), the language each goes into, and each one's target prefix
+    and constraints (target ids; None: none for any source)."""
+
+    sources: list[list[int]]
+    targets: list[str]
+    prefixes: list[list[int]] | None = None
+    constraints: list[list[Spellings]] | None = None
+
+    def subset(self, rows: list[int], held: bool = True) -> Rows:
+        """The rows ``rows``, with their constraints if ``held``."""
+        held_rows = _pick(self.constraints, rows) if held else None
+        sources, targets = [self.sources[i] for i in rows], [self.targets[i] for i in rows]
+        return Rows(sources, targets, _pick(self.prefixes, rows), held_rows)
+
+
+def _pick(values: list[T] | None, rows: list[int]) -> list[T] | None:
+    """The entries ``rows`` of ``values``, or None (or []) for none."""
+    return values and [values[i] for i in rows]
+
+
+def decode_pieces(searcher: Searcher, pieces: list[Piece]) -> None:
+    """Search ``pieces`` (each text's start through its target prefix, each held to its
+    constraints) and give each text its hypotheses; a piece that fails alone is its text's
+    error (``pending.isolated``)."""
+
+    def run(part: list[Piece]) -> list:
+        prefixes = [text.prefix if i == 0 else [] for text, i in part]  # a text's start
+        held = [text.constraints[i] if text.constraints else [] for text, i in part]
+        sources, targets = [text.pieces[i] for text, i in part], [t.to for t, _ in part]
+        return search_held(searcher, Rows(sources, targets, prefixes, held))
+
+    for (text, i), found in zip(pieces, isolated(pieces, run), strict=True):
+        if isinstance(found, Exception):
+            text.error = f"not translated: {str(found) or type(found).__name__}"
+        else:
+            text.found[i] = found
+
+
+def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     """``search_by_target`` without constraints first; a source whose translations miss one of
-    its constraints (``held``: target prefixes and constraints) is searched again, held to them
-    (``constraints.py``) with α ``constrained_length_penalty``, so that a translation that
-    holds them already stays as it is; the free translation stays too where the held one does
-    not hold them as text either (a number run into other digits: "31299.99" for 1299.99)."""
-    prefixes, constraints = held
-    found = search_by_target(
-        engine, text, sources, targets, options, between_steps, (prefixes, None)
-    )
+    its constraints is searched again, held to them with α ``constrained_length_penalty``, so
+    that a translation that holds them already stays as it is; the free translation stays too
+    where the held one does not hold them as text either (a number run into other digits:
+    "31299.99" for 1299.99)."""
+    every = list(range(len(rows.sources)))
+    found = search_by_target(searcher, rows.subset(every, held=False))
+    holds = searcher.text.target.holds
+    constraints = rows.constraints or []
     missing = [
         i
-        for i, phrases in enumerate(constraints or [])
-        if phrases and not all(text.holds(h.tokens, phrases) for h in found[i])
+        for i, phrases in enumerate(constraints)
+        if phrases and not all(holds(h.tokens, phrases) for h in found[i])
     ]
-    if missing and constraints:
-        part = (prefixes and [prefixes[i] for i in missing], [constraints[i] for i in missing])
-        alpha = options.constrained_length_penalty
-        held_options = dataclasses.replace(
-            options, length_penalty=alpha, length_penalty_by_target={}
-        )
-        again = search_by_target(
-            engine, text, [sources[i] for i in missing], [targets[i] for i in missing],
-            held_options, between_steps, part,
-        )  # fmt: skip
-        for i, hypotheses in zip(missing, again, strict=True):
-            if all(text.holds(h.tokens, constraints[i]) for h in hypotheses):
-                found[i] = hypotheses
+    if not missing:
+        return found
+    alpha = searcher.options.constrained_length_penalty
+    options = dataclasses.replace(
+        searcher.options, length_penalty=alpha, length_penalty_by_target={}
+    )
+    again = search_by_target(searcher.with_options(options), rows.subset(missing))
+    for i, hypotheses in zip(missing, again, strict=True):
+        if all(holds(h.tokens, constraints[i]) for h in hypotheses):
+            found[i] = hypotheses
     return found
 
 
-def search_by_target(
-    engine: Engine,
-    text: SourceText,
-    sources: list[list[int]],
-    targets: list[str],
-    options: SearchOptions,
-    between_steps: StepHook,
-    held: HeldIds = (None, None),
-) -> list[list[Hypothesis]]:
+def search_by_target(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     """Decode all together, or each target language apart where its α, λ, β or suppressed
-    pieces differ (each source through its target prefix, holding its constraints: ``held``)."""
-    if not options.per_target:
-        return search(engine, text, sources, targets, options, between_steps, held)
-    results: list[list[Hypothesis]] = [[] for _ in sources]
-    for lang in sorted(set(targets)):
-        rows = [i for i, t in enumerate(targets) if t == lang]
-        chosen = for_target(options, lang, text.foreign(lang), text.other_script(lang))
-        part = [sources[i] for i in rows]
-        prefixes, constraints = held
-        kept = (
-            prefixes and [prefixes[i] for i in rows],
-            constraints and [constraints[i] for i in rows],
-        )
-        found = search(engine, text, part, [lang] * len(rows), chosen, between_steps, kept)
-        for i, hypotheses in zip(rows, found, strict=True):
+    pieces differ."""
+    if not searcher.options.per_target:
+        return search(searcher, rows)
+    results: list[list[Hypothesis]] = [[] for _ in rows.sources]
+    text = searcher.text.target
+    for lang in sorted(set(rows.targets)):
+        picked = [i for i, t in enumerate(rows.targets) if t == lang]
+        options = for_target(searcher.options, lang, text.foreign(lang), text.other_script(lang))
+        found = search(searcher.with_options(options), rows.subset(picked))
+        for i, hypotheses in zip(picked, found, strict=True):
             results[i] = hypotheses
     return results
 
 
-def search(
-    engine: Engine,
-    text: SourceText,
-    sources: list[list[int]],
-    targets: list[str],
-    options: SearchOptions,
-    between_steps: StepHook,
-    held: HeldIds = (None, None),
-) -> list[list[Hypothesis]]:
-    """The search ``options`` ask for (``held``: each source's target prefix and constraints);
-    with ``rerank_backward`` (beam search), every hypothesis of the beam, reranked by
-    log P(source | hypothesis), the model translating each back."""
+def search(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
+    """The search the options ask for; with ``rerank_backward`` (beam search), every
+    hypothesis of the beam, reranked by log P(source | hypothesis), the model translating each
+    back."""
+    options, engine, text = searcher.options, searcher.engine, searcher.text
     reranked = options.rerank_backward > 0 and not options.sampling and options.beam > 1
     wide = dataclasses.replace(options, n_best=options.beam) if reranked else options
-    found = engine.decode(sources, wide, between_steps, *held)
+    found = engine.decode(
+        rows.sources, wide, searcher.between_steps, rows.prefixes, rows.constraints
+    )
     if not reranked:
         return found
     tags = text.tags
-    sentences = [ids[len(tags[to]) : -1] for ids, to in zip(sources, targets, strict=True)]
-    back = [tags[text.languages.source_of(to)] for to in targets]
-    score = functools.partial(engine.log_likelihoods, between_batches=between_steps)
+    sentences = [
+        ids[len(tags[to]) : -1] for ids, to in zip(rows.sources, rows.targets, strict=True)
+    ]
+    back = [tags[text.languages.source_of(to)] for to in rows.targets]
+    score = functools.partial(engine.log_likelihoods, between_batches=searcher.between_steps)
     max_len, eos = text.model.max_len, text.model.eos_id
     backward = backward_scores(found, sentences, back, score, max_len, eos)
     lengths = [len(sentence) for sentence in sentences]

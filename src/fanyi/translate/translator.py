@@ -1,34 +1,38 @@
-"""Translator: text in, text out, over an engine (``engine.py``). Texts are normalised, split
-and tagged (``source_text.py``), their sentences batched by tokens, searched (``plan.py``) and
-joined again: one text in, one translation out. A piece that fails fails alone (``pending.py``)."""
+"""Translator: text in, text out, over an engine (``engines/``). Each text (a :class:`Request`)
+is normalised, read by the text transforms, split and tagged (``source_text.py``), its sentences
+batched by tokens, searched (``plan.py``) and joined again: one text in, one translation out. A
+piece that fails fails alone (``pending.py``)."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, overload
 
-from ..data.batching import token_batches
-from ..decode.config import DecodeConfig, decode_defaults, with_options
 from ..decode.hypothesis import StepHook, no_pause
 from ..decode.options import SearchOptions
 from ..engines.registry import Engine, load_engine
+from ..text.options import TextOptions
+from .config import LOAD_KEYS, DecodeConfig, decode_defaults
 from .model_names import BUNDLED, resolve_model_dir
-from .pending import Piece, in_order, isolated
-from .plan import search_held
-from .source_text import Held, SourceText
+from .pending import in_batches, in_order
+from .plan import Searcher, decode_pieces
+from .request import Request, requests
+from .source_text import SourceText
 from .translation import AttentionMaps, Translation, assemble
 
 
 class Translator:
     """A loaded model ready to translate: ``Translator.load(dir).translate(["你好。"])``."""
 
-    def __init__(self, engine: Engine, options: SearchOptions | None = None) -> None:
+    def __init__(self, engine: Engine, options: SearchOptions | None = None, text: Any = None):
         self.engine, self.checkpoint = engine, engine.checkpoint
         self.text = SourceText(engine.checkpoint)
-        self.options = options or SearchOptions()  # each call's defaults
+        self.options = options or SearchOptions()  # each call's defaults: the search
+        self.text_options: TextOptions = text or TextOptions()  # and the text transforms
         self.check(self.options)
 
     @classmethod
@@ -43,37 +47,21 @@ class Translator:
     ) -> Translator:
         """Load a model or ensemble directory (default: the bundled model) into ``engine`` on
         ``device`` (cpu, cuda, cuda:N, auto) by ``config`` (default: the model's own) and
-        ``options`` (DecodeConfig keys, as values or flags' strings) over it."""
+        ``options`` (DecodeConfig keys of any half, as values or flags' strings) over it."""
         path = resolve_model_dir(model_dir)
-        config = with_options(config or decode_defaults(path), options)
-        load, search = config.load_options(str(device), 0, batch_tokens), config.search()
-        return cls(load_engine(engine, path, load, search), search)
+        config = (config or decode_defaults(path)).override(options)
+        load = dataclasses.replace(config.load, device=str(device), batch_tokens=batch_tokens)
+        return cls(load_engine(engine, path, load, config.search), config.search, config.text)
 
     @property
     def targets(self) -> list[str]:
         """The languages this model translates into."""
         return self.text.languages.targets
 
-    def translate(
-        self,
-        texts: Sequence[str],
-        to: str | None = None,
-        options: SearchOptions | None = None,
-        between_steps: StepHook = no_pause,
-        target_prefix: str | Sequence[str | None] | None = None,
-        constraints: Sequence[Sequence[str] | None] | None = None,
-        **changes: Any,
-    ) -> list[Translation]:
-        """One :class:`Translation` per text, in order (``to``: default detected per text;
-        ``changes``: SearchOptions keys over ``options``, default the translator's); a failed
-        text's is empty, with its ``error``. ``between_steps`` may wait, or raise ``Cancelled``.
-        ``target_prefix``: text each translation must start with (one for all, or one per text,
-        None for none); the search continues from it (``prefix.py``). ``constraints``: per text
-        (of one sentence), phrases its translation must hold, or None (``constraints.py``)."""
-        found = self.stream(
-            texts, to, options, between_steps, target_prefix, constraints, **changes
-        )
-        return list(found)
+    def translate(self, texts: Sequence[str | Request], *args: Any, **kw: Any) -> list[Translation]:
+        """One :class:`Translation` per text, in order; a failed text's is empty, with its
+        ``error``. The arguments are :meth:`stream`'s."""
+        return list(self.stream(texts, *args, **kw))
 
     @overload
     def __call__(self, texts: str, to: str | None = None, **changes: Any) -> str: ...
@@ -94,108 +82,69 @@ class Translator:
 
     def stream(
         self,
-        texts: Sequence[str],
+        texts: Sequence[str | Request],
         to: str | None = None,
         options: SearchOptions | None = None,
         between_steps: StepHook = no_pause,
         target_prefix: str | Sequence[str | None] | None = None,
         constraints: Sequence[Sequence[str] | None] | None = None,
+        text_options: TextOptions | None = None,
         **changes: Any,
     ) -> Iterator[Translation]:
-        """:meth:`translate`, each as soon as it and every text before it are translated."""
-        if isinstance(texts, str):  # its characters would each be a text
-            raise TypeError("texts must be a list of strings (call the translator with one)")
-        chosen = dataclasses.replace(options or self.options, **changes)
-        self.check(chosen)
-        can_hold = self.engine.lexical_constraints and not chosen.sampling
-        holds = (chosen.keep_links, chosen.hold_numbers, chosen.hold_dates, chosen.hold_code)
-        links, numbers, dates, code = (can_hold and option for option in holds)
-        n, phrases = len(texts), phrases_per_text(constraints, len(texts))
-        if chosen.sampling and any(phrases):
+        """Each text's :class:`Translation` as soon as it and every text before it are done.
+        ``texts``: strings or :class:`Request` s; ``to``: default detected per text; ``options``
+        (default the translator's) with ``changes`` over it (SearchOptions or TextOptions keys);
+        ``between_steps`` may wait, or raise ``Cancelled``. ``target_prefix``: text each
+        translation starts with (one for all, or one per text); ``constraints``: per text (of
+        one sentence), phrases its translation holds, or None."""
+        work = requests(texts, to, target_prefix, constraints)
+        search, text = self.chosen(options, changes, text_options)
+        if search.sampling and any(request.constraints for request in work):
             raise ValueError("constraints need beam search (or greedy decoding), not sampling")
-        held = zip(per_text(target_prefix, n), phrases, strict=True)
-        work = [
-            self.text.prepare(t, to, chosen, Held(p, c, links, numbers, dates, code))
-            for t, (p, c) in zip(texts, held, strict=True)
-        ]
-        pieces = [(text, i) for text in work for i in range(len(text.pieces))]
-        lengths = [len(text.pieces[i]) for text, i in pieces]
-        apart = chosen.per_target
-        order = sorted(range(len(pieces)), key=lambda i: (apart and pieces[i][0].to, lengths[i]))
-        batches = token_batches(order, lengths, self.engine.options.batch_tokens)
-        for text in in_order(
-            work,
-            ([pieces[i] for i in batch] for batch in batches),
-            lambda batch: self._decode(batch, chosen, between_steps),
-        ):
-            yield assemble(text, self.text.src_vocab, self.text.tgt_vocab)
+        hold = self.engine.lexical_constraints and not search.sampling
+        pending = [self.text.prepare(r, text, search.long_input, hold) for r in work]
+        batches = in_batches(pending, search.per_target, self.engine.options.batch_tokens)
+        searcher = Searcher(self.engine, self.text, search, between_steps)
+        for done in in_order(pending, batches, functools.partial(decode_pieces, searcher)):
+            yield assemble(done, self.text.src_vocab, self.text.tgt_vocab)
 
-    def token_counts(self, texts: list[str], to: str | None = None) -> list[int]:
+    def chosen(self, options: Any, changes: dict, text: Any = None) -> tuple[SearchOptions, Any]:
+        """The SearchOptions and TextOptions of a call: ``options`` and ``text`` (default the
+        translator's) with ``changes`` over them, by the rule the flags and HTTP's fields follow
+        (``DecodeConfig.override``)."""
+        if fixed := sorted(set(changes) & set(LOAD_KEYS)):
+            raise ValueError(f"{', '.join(fixed)}: fixed when the model is loaded")
+        base = DecodeConfig(search=options or self.options, text=text or self.text_options)
+        config = base.override(changes)
+        self.check(config.search)
+        return config.search, config.text
+
+    def token_counts(
+        self, texts: list[str], to: str | None = None, text: TextOptions | None = None
+    ) -> list[int]:
         """The source tokens the model reads for each text: what decoding it costs, before beam."""
-        target_of, pieces = self.text.languages.target_of, self.text.pieces
-        return [sum(map(len, pieces(t, target_of(t, to), self.options))) for t in texts]
+        target_of, long, read = self.text.languages.target_of, self.options.long_input, text
+        pieces = (
+            self.text.pieces(t, target_of(t, to), read or self.text_options, long) for t in texts
+        )
+        return [sum(map(len, p)) for p in pieces]
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
-        options = dataclasses.replace(self.options, split_sentences=False, long_input="error")
-        (translation,) = self.translate([text], to, options)
+        options = dataclasses.replace(self.options, long_input="error")
+        (translation,) = self.translate([text], to, options, split_sentences=False)
         if translation.error is not None or not translation.source_tokens:
             raise ValueError(translation.error or "nothing to translate: the text is empty")
         lang, pieces = translation.to, translation.candidates[0].tokens
-        source = self.text.ids(self.text.sentences(text, lang, options)[0], lang)  # as read
+        whole = self.text_options.replace(split_sentences=False)
+        source = self.text.ids(self.text.reading(text, lang, whole).sentences()[0], lang)
         target = [self.text.model.bos_id, *map(self.text.tgt_vocab.piece_to_id, pieces[:-1])]
         layers = self.engine.cross_attention(source, target)
         return AttentionMaps(translation.source_tokens, pieces, layers)
 
-    def _decode(self, pieces: list[Piece], options: SearchOptions, hook: StepHook) -> None:
-        """Decode ``pieces`` into their texts; one that fails alone is its text's error."""
-
-        def run(part: list[Piece]) -> list:
-            sources, targets = [text.pieces[i] for text, i in part], [t.to for t, _ in part]
-            prefixes = [text.prefix if i == 0 else [] for text, i in part]  # a text's start
-            held = [text.constraints[i] if text.constraints else [] for text, i in part]
-            return search_held(
-                self.engine, self.text, sources, targets, options, hook, (prefixes, held)
-            )
-
-        for (text, i), found in zip(pieces, isolated(pieces, run), strict=True):
-            if isinstance(found, Exception):
-                text.error = f"not translated: {str(found) or type(found).__name__}"
-            else:
-                text.found[i] = found
-
     def check(self, options: SearchOptions) -> None:
         """Refuse ``options`` this model cannot decode by."""
-        if options.reranks and not self.checkpoint.data.bidirectional:
-            raise ValueError("rerank_backward needs a model that translates both ways")
-        size, eos = len(self.text.tgt_vocab), self.text.model.eos_id
-        if any(i >= size or i == eos for i in [*options.suppress_ids, *options.penalized_ids]):
-            raise ValueError(
-                f"suppress_ids and penalized_ids must be ids of the target vocabulary (< {size}), "
-                "not EOS"
-            )
+        self.text.target.check(options)
 
 
-def per_text(prefix: str | Sequence[str | None] | None, n: int) -> list[str | None]:
-    """``n`` target prefixes: ``prefix`` for every text, or one per text."""
-    if prefix is None or isinstance(prefix, str):
-        return [prefix] * n
-    if len(prefix) != n or not all(p is None or isinstance(p, str) for p in prefix):
-        raise ValueError(f"target_prefix needs a string or None for each of the {n} texts")
-    return list(prefix)
-
-
-def phrases_per_text(constraints: Sequence[Sequence[str] | None] | None, n: int) -> list[list[str]]:
-    """``n`` lists of phrases: none, or each text's own (None for none)."""
-    if constraints is None:
-        return [[] for _ in range(n)]
-    if isinstance(constraints, str) or len(constraints) != n:
-        raise ValueError(f"constraints needs a list of phrases or None for each of the {n} texts")
-    for phrases in constraints:
-        listed = isinstance(phrases, Sequence) and not isinstance(phrases, str)
-        if phrases is not None and not (listed and all(isinstance(p, str) for p in phrases)):
-            raise ValueError("constraints needs a list of phrases (strings) or None per text")
-    return [list(phrases or []) for phrases in constraints]
-
-
-__all__ = ["BUNDLED", "Translator", "resolve_model_dir"]
+__all__ = ["BUNDLED", "Request", "Translator", "resolve_model_dir"]
