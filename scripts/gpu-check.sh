@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CUDA tier of issue 32 in one command on a GPU machine (docs/gpu.md): install the wheels a
+# The CUDA tier in one command on a GPU machine (docs/gpu.md): install the wheels a
 # bare image lacks (carried in .whl/), run the device tier's tests on CUDA, translate and evaluate
 # the bundled model on CUDA, and measure training (fanyi against a torch.nn.Transformer loop and
 # MarianMTModel training) and decoding (against Hugging Face generate). Results go to $OUT
@@ -74,7 +74,7 @@ tail -n 1 "$OUT/gpu.jsonl" >>"$OUT/summary.txt" 2>/dev/null
 stage decode 100 "$PYTHON" benchmarks/gpu_decode.py --device cuda >"$OUT/gpu_decode.jsonl" 2>&1
 tail -n 1 "$OUT/gpu_decode.jsonl" >>"$OUT/summary.txt" 2>/dev/null
 
-# the levers of issue 32, each against plain fanyi in the same run: fused Adam (fanyi-unfused: the
+# the training levers, each against plain fanyi in the same run: fused Adam (fanyi-unfused: the
 # foreach one), torch.compile of the model, the loss read on the host after every step
 stage levers 120 bash -c '"$0" benchmarks/gpu.py --device cuda --steps 20 --sizes base \
   --tokens 32768 --systems fanyi,fanyi-unfused,fanyi-compile &&

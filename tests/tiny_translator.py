@@ -1,5 +1,5 @@
 """Shared by the translation, server and web-page tests: tiny bidirectional models (zh⇄en on
-Tatoeba, de⇄en on Multi30k: trained once per session for a few dozen steps on the first lines of
+Tatoeba, de⇄en on Multi30k: trained once per test run for a few dozen steps on the first lines of
 the corpus; their output is gibberish, their interfaces real), a uvicorn server running an app
 in a thread, and one request to an app without a server."""
 
@@ -47,7 +47,7 @@ def _train_tiny(root: Path, data_config: str, data: dict, steps: int) -> Path:
 
 
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny zh⇄en model's directory, trained on first use in this session."""
+    """The tiny zh⇄en model's directory, trained on first use in a test run."""
     root = tmp_path_factory.getbasetemp() / "tiny-zh-en"
     if (root / "run" / "checkpoints.json").is_file():
         return resolve(root / "run")

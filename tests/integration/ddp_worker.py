@@ -93,7 +93,7 @@ def run_machines(commands: list[list[str]], logs: Path, gpus: bool = False) -> N
 
 def kill_machine(pid: int) -> None:
     """SIGKILL process ``pid`` and every process under it, as when a machine dies (torchrun's
-    workers have a session of their own, so a process group would miss them)."""
+    workers run in their own process session, so a process group would miss them)."""
     pids, todo = [], [pid]
     while todo:
         pids.append(todo.pop())

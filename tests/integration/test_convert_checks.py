@@ -1,6 +1,6 @@
 """``fanyi convert`` trusts nothing in a MarianMT directory: a config, vocabulary or weights file
 that is malformed, out of bounds or disagrees with the weights gives one clear line and rc 2,
-before anything of the config's size is built (issue 36)."""
+before anything of the config's size is built."""
 
 from __future__ import annotations
 

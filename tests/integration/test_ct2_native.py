@@ -1,6 +1,6 @@
 """CTranslate2 models written by CTranslate2's own converter (``ct2-transformers-converter``)
 translate with ``--engine ctranslate2`` as the MarianMT model they came from: greedy, the
-translations of ``generate`` (issue 35)."""
+translations of ``generate``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``fanyi export`` on a full disk: nothing half-written is left under the final name or beside
-it, the error names the destination, and a rerun writes the export (issue 36)."""
+it, the error names the destination, and a rerun writes the export."""
 
 import errno
 

@@ -1,5 +1,5 @@
 """Lines longer than the model reads, on every engine: each piece fits the model, in the search
-and in the backward scores, and the others are translated (issue 36)."""
+and in the backward scores, and the others are translated."""
 
 import pytest
 

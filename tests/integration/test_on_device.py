@@ -80,7 +80,7 @@ def test_serving_on_the_device(model_dir, device):
 
 
 def test_training_with_validation_bleu_on_the_device(model_dir, device, tmp_path):
-    """The crash of issue 32: validation BLEU decodes on the training device."""
+    """Validation BLEU decodes on the training device (it once crashed there)."""
     tiny = load_yaml(TrainConfig, REPO / "configs" / "train" / "tiny.yaml")
     cfg = override(
         tiny,

@@ -13,7 +13,7 @@ from fanyi.translate.translator import BUNDLED
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "update_golden.py"
 
 pytestmark = pytest.mark.skipif(
-    not BUNDLED.is_dir(), reason=f"no bundled model yet ({BUNDLED}); the lead trains it later"
+    not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"
 )
 
 

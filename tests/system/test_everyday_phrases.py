@@ -1,10 +1,10 @@
-"""Greetings and everyday phrases come out right (issue 33): the first things a user types.
+"""Greetings and everyday phrases come out right: the first things a user types.
 
 A checked list, each phrase with the translations a bilingual reader accepts; a translation
 passes when it is one of them up to its closing punctuation ("Good morning!" for "Good morning.").
 None of the phrases is a test or dev sentence of any source. Each bundled model's misses are
 listed: a new miss fails the test, and so does a fixed one (update the list with the model).
-The issue's target is no misses; neither model is there yet (docs/quality.md, "Real text").
+The aim is no misses; neither model is there yet (docs/models.md).
 """
 
 import re

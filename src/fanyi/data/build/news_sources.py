@@ -1,4 +1,4 @@
-"""News and formal zh–en parallel text kept as plain files in public repositories (issue 33):
+"""News and formal zh–en parallel text kept as plain files in public repositories:
 the first 10,000 pairs of WMT's News Commentary (a course dataset's ``train_10k.jsonl``), the UN
 Parallel Corpus v1.0 development set (Ziemski, Junczys-Dowmunt & Pouliquen 2016), and the WMT23
 general test set, test only. Each reader returns what :mod:`fanyi.data.build.sources`' readers

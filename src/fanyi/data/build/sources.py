@@ -194,7 +194,7 @@ def read_wmt_news(repo: Repository, branches: str | None) -> Collected:
     return Collected(files, {n: len(p) for n, p in files.items()}, {branch: commit})
 
 
-# Test-only sets of the same snapshot, never trained on (issue 33). FLORES-200 devtest and
+# Test-only sets of the same snapshot, never trained on. FLORES-200 devtest and
 # TICO-19 test are English-original, one set serving both directions (testsets/zho-eng links to
 # TICO-19's eng-zho files); WMT22's general test has a source-original set per direction
 # (reference A).
