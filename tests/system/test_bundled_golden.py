@@ -12,9 +12,7 @@ from fanyi.translate.translator import BUNDLED
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "update_golden.py"
 
-pytestmark = pytest.mark.skipif(
-    not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}"
-)
+pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 
 
 def load_script():
