@@ -1,0 +1,126 @@
+"""The project's text speaks only of itself: no tracked file (code, tests, docs, configs, the
+bundled models' configs, benchmarks, scripts) tells how it was made, by whom or in which
+sitting. History belongs in CHANGELOG.md, and even there it describes the software.
+
+Every tracked text file is read (``git ls-files``; without git, the tree less what .gitignore
+leaves out), and each line that talks about the process is named as ``file:line``."""
+
+import re
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().relative_to(REPO).as_posix()
+
+# What process talk looks like: a working sitting named by its place in a series, the people who
+# run the project, its tracker's numbers, the hardware a sitting was or was not given.
+PROCESS_TALK = {
+    "a working session": re.compile(
+        r"\b(?:this|that|next|last|previous|earlier|later|a|(?:\w+-)?(?:first|second|third|"
+        r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+tieth))"
+        r"\s+session\b|\b(?:across|spans?|between|over)\s+sessions\b",
+        re.IGNORECASE,
+    ),
+    "the lead": re.compile(r"\bthe\s+lead\b", re.IGNORECASE),
+    "an issue number": re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE),
+    "the issue's wording": re.compile(r"\bthe\s+issue's\b", re.IGNORECASE),
+    "a lent card": re.compile(r"\bcards?\s+(?:was|were|is|are)\s+lent\b", re.IGNORECASE),
+    "a helper": re.compile(r"\bhelpers?'?s?\s+(?:sessions?|tests?|runs?)\b", re.IGNORECASE),
+    "the people": re.compile(
+        r"\b(?:other|another|three\s+other)\s+engineers?\b|\b(?:README|docs)\s+owner\b",
+        re.IGNORECASE,
+    ),
+}
+# Real text that reads like process talk, by file: data, not the project speaking.
+ALLOWED = {
+    "tests/integration/test_data_news_sources.py": ["Sixty-ninth session"],  # UN documents
+}
+IGNORED_DIRS = {".git", ".venv", ".hypothesis", "__pycache__", "runs", "data", "build", "dist"}
+IGNORED_DIRS |= {"artifacts"}
+
+
+def tracked_files() -> list[Path]:
+    """The tracked files; without git (an unpacked archive), every file but ignored ones."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return [
+            path
+            for path in REPO.rglob("*")
+            if path.is_file()
+            and not IGNORED_DIRS & set(path.relative_to(REPO).parts[:-1])
+            and not any(part.endswith((".egg-info", "_cache")) for part in path.parts)
+            and path.suffix != ".pyc"
+        ]
+    return [REPO / name for name in listed.decode("utf-8").split("\0") if name]
+
+
+def text_of(path: Path) -> str | None:
+    """The file's text, or None for a binary file (a NUL byte, or not UTF-8) or a missing one."""
+    try:
+        data = path.read_bytes()
+    except OSError:  # listed by git but deleted in the working tree
+        return None
+    if b"\0" in data[:8192]:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def process_talk(name: str, text: str) -> list[str]:
+    """'name:line: what (the words)' for each line of ``text`` that talks about the process."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for allowed in ALLOWED.get(name, []):
+            line = line.replace(allowed, "")
+        for what, pattern in PROCESS_TALK.items():
+            if match := pattern.search(line):
+                found.append(f"{name}:{number}: {what} ({match[0]!r})")
+    return found
+
+
+def test_the_patterns_find_process_talk_and_leave_the_rest():
+    talk = [
+        "as the nineteenth session found",
+        "This session measured it.",
+        "the lead re-runs it",
+        "(issue 33)",
+        "issues 32 and 33",
+        "no card was lent",
+        "sharing the host with helpers' tests",
+        "a run that spans sessions",
+        "the fifteenth session shipped it",
+        "the twentieth session",
+        "the issue's target",
+        "beside other engineers' test runs",
+    ]
+    plain = [
+        '@pytest.fixture(scope="session")',
+        "the test session's own cache",
+        "workers run in their own process session",
+        "We have issues we have to deal with.",
+        "I lent him a CD.",
+        '<p class="lead">',
+        "the leading space",
+        "a connection with session cookies",
+    ]
+    assert all(process_talk("x", line) for line in talk), talk
+    assert not [line for line in plain if process_talk("x", line)]
+    assert not process_talk(
+        "tests/integration/test_data_news_sources.py", '"Sixty-ninth session\\nAgenda item 1"'
+    )
+
+
+def test_no_tracked_file_talks_about_how_it_was_made():
+    files = tracked_files()
+    assert len(files) > 100, "found too few files to scan"
+    found = []
+    for path in files:
+        name = path.relative_to(REPO).as_posix()
+        if name != HERE and (text := text_of(path)) is not None:
+            found += process_talk(name, text)
+    assert not found, "\n".join(found)
