@@ -1,4 +1,4 @@
-"""The GPU benchmarks of issue 32 run anywhere: on the CPU (or the device of the tier), a step of
+"""The device benchmarks (benchmarks/gpu.py, gpu_decode.py) run anywhere: on the CPU (or the device of the tier), a step of
 each training system and each search, with figures that agree with themselves and a MarianMT
 peer that computes fanyi's log-probabilities (else the decoding ratio would compare different
 models)."""
