@@ -28,7 +28,6 @@ from pathlib import Path
 
 from .data.manifest import SplitPairs, read_pairs
 from .decode.options import Dtype, SearchOptions
-from .engines.native import NativeEngine
 from .evaluate import evaluate
 from .scores import Scores
 from .translate.translator import Translator
@@ -125,18 +124,16 @@ def tune_dtypes(
     targets: Sequence[str] | None = None,
     options: SearchOptions | None = None,
 ) -> list[DtypeTrial]:
-    """Score ``translator``'s model (loaded in fp32 by fanyi's engine) in each of ``dtypes`` on
-    ``split``, searching by ``options`` (default the translator's)."""
+    """Score ``translator``'s model (loaded in fp32) in each of ``dtypes`` on ``split``, each
+    the engine's own conversion (``Engine.with_dtype``), searching by ``options`` (default the
+    translator's)."""
     engine = translator.engine
-    if not isinstance(engine, NativeEngine):
-        raise ValueError(f"dtypes are compared on the fanyi engine, not {engine.name}")
     if engine.options.dtype != "fp32":
         raise ValueError(f"compare dtypes from an fp32 translator, not {engine.options.dtype}")
     test_sets = [read_pairs(data_dir, split, to) for to in targets or translator.targets]
     trials = []
     for dtype in dtypes:
-        load = dataclasses.replace(engine.options, dtype=dtype)
-        other = Translator(NativeEngine(engine.model, engine.checkpoint, load), translator.options)
+        other = Translator(engine.with_dtype(dtype), translator.options)
         trials.append(DtypeTrial(dtype, _scores(other, test_sets, options)))
     return trials
 

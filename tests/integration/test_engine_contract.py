@@ -1,7 +1,7 @@
 """Every engine of the registry keeps one contract: on the same model, the same tokens as fanyi's
 own engine for greedy and beam search, and the same log-likelihoods within a tolerance; what an
 engine cannot do, it refuses by name. CTranslate2 is skipped only where its package is missing;
-the compiled engine compiles its steps (15-25 s), so the whole file is slow."""
+fanyi's engine with ``compile: true`` compiles its steps (15-25 s), so the whole file is slow."""
 
 from __future__ import annotations
 
@@ -47,10 +47,15 @@ def engine_param(name: str):
     return pytest.param(name, marks=pytest.mark.skipif(skip, reason="no ctranslate2 package"))
 
 
-@pytest.fixture(scope="module", params=[engine_param(name) for name in ENGINES])
+# each engine of the registry, and fanyi's with its decoder steps compiled
+LOADS = {name: (name, LoadOptions(dtype="fp32")) for name in ENGINES}
+LOADS["fanyi --compile"] = ("fanyi", LoadOptions(dtype="fp32", compile=True))
+
+
+@pytest.fixture(scope="module", params=[engine_param(name) for name in LOADS])
 def engine(request, model_dir):
-    load = LoadOptions(dtype="fp32")
-    return load_engine(request.param, model_dir[request.param], load, SearchOptions())
+    name, load = LOADS[request.param]
+    return load_engine(name, model_dir[name], load, SearchOptions())
 
 
 def sources(reference: Translator) -> list[list[int]]:
@@ -94,7 +99,7 @@ def test_ctranslate2_refuses_what_it_cannot_do_by_name(model_dir):
 
 
 def test_an_unknown_engine_is_named_with_those_there_are():
-    with pytest.raises(ValueError, match="no engine 'marian': choose one of fanyi, compiled"):
+    with pytest.raises(ValueError, match="no engine 'marian': choose one of fanyi, ctranslate2"):
         Translator.load(engine="marian")
 
 
@@ -141,3 +146,15 @@ def test_penalised_ids_cost_beta_each(engine, reference):
     for (_, h), log_p in zip(pairs, own, strict=True):
         assert h.log_prob == pytest.approx(log_p - sum(t in first for t in h.tokens), abs=1e-3)
     assert all(hyps[0].score >= hyps[1].score for hyps in found)  # best first, β included
+
+
+def test_another_dtype_is_the_engine_s_own_conversion_or_refused_by_name(engine):
+    """What ``fanyi tune --dtypes`` asks of an engine (``Engine.with_dtype``)."""
+    if engine.name == "ctranslate2":
+        with pytest.raises(ValueError, match="compare dtypes on the fanyi engine"):
+            engine.with_dtype("int8")
+        return
+    assert engine.with_dtype("fp32") is engine
+    other = engine.with_dtype("bf16")
+    assert other.options.dtype == "bf16" and other.options.compile == engine.options.compile
+    assert other.model is not engine.model and engine.options.dtype == "fp32"

@@ -10,7 +10,7 @@ import torch
 
 from fanyi import Translator, precision, runtime
 from fanyi.cli import build_parser
-from fanyi.decode import DecodeConfig
+from fanyi.decode import LoadOptions
 from fanyi.device import resolve_device
 from fanyi.engines import dtype
 from fanyi.precision import bf16_native
@@ -101,8 +101,6 @@ def test_bf16_is_native_on_a_card_that_supports_it_and_on_bf16_cpus(gpus):
 def test_dtype_auto_on_cuda_is_bf16_where_the_card_supports_it(gpus, bf16, expected):
     gpus(1, bf16=bf16)
     assert precision.resolve_dtype("auto", CUDA, AVX2) == expected  # training
-    assert dtype.candidates(DecodeConfig(), AVX2, CUDA) == ["fp32", "bf16"][: 1 + bf16]
+    assert dtype.candidates(LoadOptions(), AVX2, CUDA) == ["fp32", "bf16"][: 1 + bf16]
     on_cuda = types.SimpleNamespace(parameters=lambda: iter([types.SimpleNamespace(device=CUDA)]))
-    assert (
-        dtype.choose_dtype(on_cuda, DecodeConfig(dtype="auto"), flags=AVX2) == expected
-    )  # untimed
+    assert dtype.choose_dtype(on_cuda, LoadOptions(dtype="auto"), flags=AVX2) == expected  # untimed

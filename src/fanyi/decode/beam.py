@@ -15,22 +15,19 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model, State
 from ..model.decoding import StateT
 from .checks import horizon
 from .finished import Finished
 from .hypothesis import (
     Hypothesis,
-    StepHook,
+    SearchTask,
     constrain,
-    no_pause,
     piece_bias,
     source_lengths,
     step_log_probs,
     target_limits,
 )
-from .options import SearchOptions
 from .repetition import penalise_repeats
 from .top_k import top_k
 
@@ -57,22 +54,16 @@ class _Candidates:
     token: Tensor  # n x 2k
 
 
-def start_beams(
-    model: Model[StateT],
-    src: Tensor,
-    config: SearchOptions,
-    bos_id: int,
-    limits: Tensor,
-    forced: Tensor | None = None,
-) -> tuple[_Beams, StateT]:
-    """k target rows per source (its beams), all through its target prefix (``forced``: n x p);
-    only the first beam is live at step 0 (``limits``: n, most tokens before EOS)."""
-    n, k = src.size(0), config.beam
+def start_beams(model: Model[StateT], task: SearchTask, limits: Tensor) -> tuple[_Beams, StateT]:
+    """k target rows per source of ``task`` (its beams), all through its target prefix; only the
+    first beam is live at step 0 (``limits``: n, most tokens before EOS)."""
+    src, k = task.src, task.options.beam
+    n = src.size(0)
     state = model.start_decoding(src, beams=k)
     scores = torch.full((n, k), float("-inf"), device=src.device)
     scores[:, 0] = 0.0
-    prefix = src.new_full((n * k, 1), bos_id)
-    rows = None if forced is None else forced.repeat_interleave(k, dim=0)
+    prefix = src.new_full((n * k, 1), task.bos_id)
+    rows = None if task.forced is None else task.forced.repeat_interleave(k, dim=0)
     source, done = torch.arange(n, device=src.device), src.new_zeros(n, dtype=torch.bool)
     return _Beams(source, scores, prefix, limits, None, rows, done), state
 
@@ -145,25 +136,18 @@ def drop_done(beams: _Beams, state: State, rows: Tensor) -> bool:
 
 
 @torch.inference_mode()
-def beam_search(
-    model: Model,
-    src: Tensor,
-    config: SearchOptions,
-    bos_id: int = BOS_ID,
-    eos_id: int = EOS_ID,
-    between_steps: StepHook = no_pause,
-    forced: Tensor | None = None,
-) -> list[list[Hypothesis]]:
-    """Beam search of width ``config.beam`` for each source (b x s), every beam through the
-    source's target prefix (``forced``: b x p); per source its n-best. Done sources stay in the
-    batch until the next check (``checks.py``)."""
-    limits = target_limits(model, src, config, forced)
+def beam_search(model: Model, task: SearchTask) -> list[list[Hypothesis]]:
+    """Beam search of width ``options.beam`` for each source of ``task``, every beam through
+    the source's target prefix; per source its n-best. Done sources stay in the batch until the
+    next check (``checks.py``)."""
+    src, config, eos_id = task.src, task.options, task.eos_id
+    limits = target_limits(model, src, config, task.forced)
     seen = horizon(source_lengths(model, src), limits)
-    bias = piece_bias(model, config, src, forced)
-    beams, state = start_beams(model, src, config, bos_id, limits, forced)
+    bias = piece_bias(model, config, src, task.forced)
+    beams, state = start_beams(model, task, limits)
     finished = Finished.start(src, config, seen, (eos_id, model.config.pad_id))
     for step in itertools.count():
-        between_steps()
+        task.between_steps()
         tokens = beams.prefix[:, -1:]
         log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
         penalise_repeats(log_probs, beams.prefix, config)

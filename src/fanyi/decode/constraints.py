@@ -33,13 +33,13 @@ from torch import Tensor
 
 from ..model import Model
 from .hypothesis import (
+    NO_TRANSLATION,
     Bias,
     Hypothesis,
-    StepHook,
+    SearchTask,
     constrain,
     finish,
     length_penalty,
-    no_pause,
     piece_bias,
     step_log_probs,
     target_limits,
@@ -229,20 +229,15 @@ class _Search:
 
 @torch.inference_mode()
 def constrained_search(
-    model: Model,
-    src: Tensor,
-    constraints: Constraints,
-    config: SearchOptions,
-    ids: tuple[int, int],
-    between_steps: StepHook = no_pause,
-    forced: Tensor | None = None,
+    model: Model, task: SearchTask, constraints: Constraints
 ) -> list[Hypothesis]:
-    """The ``config.n_best`` best translations of one source (1 x s) that hold every
-    constraint (target ids, each a phrase), through its target prefix (``forced``: 1 x p);
-    beam width ``config.beam`` (``ids``: BOS and EOS)."""
+    """The ``options.n_best`` best translations of ``task``'s one source (1 x s) that hold every
+    constraint (target ids, each a phrase), through its target prefix; beam width
+    ``options.beam``."""
+    config, src, forced = task.options, task.src, task.forced
     if config.sampling:
         raise ValueError("constraints need beam search (or greedy decoding), not sampling")
-    special = {ids[0], ids[1], model.config.pad_id}
+    special = {task.bos_id, task.eos_id, model.config.pad_id}
     check_constraints(constraints, model.config.tgt_vocab_size, special)
     limit = _limit(model, src, config, forced, sum(max(map(len, c)) for c in constraints))
     spelt = [i for forms in constraints for form in forms for i in form]
@@ -250,43 +245,41 @@ def constrained_search(
     if forced is not None:
         exempt = torch.cat([exempt, forced.flatten()])
     bias = piece_bias(model, config, src, exempt)  # a constraint is never refused nor penalised
-    run = (model, src, constraints, config, ids, between_steps, forced, bias, limit)
-    met, cut = _search(*run, anywhere=False)
+    met, cut = _search(model, task, constraints, bias, limit, anywhere=False)
     if len(met) < config.n_best:  # too few where the model put them: anywhere
-        more, cut = _search(*run, anywhere=True)
+        more, cut = _search(model, task, constraints, bias, limit, anywhere=True)
         met += [h for h in more if all(h.tokens != m.tokens for m in met)]
+    if not met and not cut:
+        raise ValueError(NO_TRANSLATION)
     return sorted(met or cut, key=lambda h: h.score, reverse=True)[: config.n_best]
 
 
 def _search(
     model: Model,
-    src: Tensor,
+    task: SearchTask,
     constraints: Constraints,
-    config: SearchOptions,
-    ids: tuple[int, int],
-    between_steps: StepHook,
-    forced: Tensor | None,
     bias: Bias | None,
     limit: int,
     anywhere: bool,
 ) -> tuple[list[Hypothesis], list[Hypothesis]]:
-    """One constrained beam search, each phrase started where the model starts it, or
-    ``anywhere`` (Post and Vilar's candidates): the hypotheses that hold every phrase, and
+    """One constrained beam search of ``task``, each phrase started where the model starts it,
+    or ``anywhere`` (Post and Vilar's candidates): the hypotheses that hold every phrase, and
     those that ended at the length limit without."""
-    k = config.beam
+    config, src, eos_id = task.options, task.src, task.eos_id
+    k, bos_id = config.beam, task.bos_id
     state = model.start_decoding(src, beams=k)
-    search = _Search(src.new_full((k, 1), ids[0]), None, [], [], config.length_penalty)
-    live = [_Candidate(0.0, 0, ids[0], Progress((False,) * len(constraints)), 0)]
-    limits, rows_forced = torch.full((k,), limit, device=src.device), _rows(forced, k)
+    search = _Search(src.new_full((k, 1), bos_id), None, [], [], config.length_penalty)
+    live = [_Candidate(0.0, 0, bos_id, Progress((False,) * len(constraints)), 0)]
+    limits, rows_forced = torch.full((k,), limit, device=src.device), _rows(task.forced, k)
     for step in range(limit + 1):
-        between_steps()
+        task.between_steps()
         tokens = search.prefix[:, -1:]
         log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
         penalise_repeats(log_probs, search.prefix, config)
-        constrain(log_probs, step, limits, config.min_len, ids[1], rows_forced)
+        constrain(log_probs, step, limits, config.min_len, eos_id, rows_forced)
         ranked = candidates(log_probs, live, constraints, k, anywhere)
-        search.end(ending(ranked, ids[1], k, step >= limit), attention)
-        live = allocate([c for c in ranked if c.token != ids[1]], k)
+        search.end(ending(ranked, eos_id, k, step >= limit), attention)
+        live = allocate([c for c in ranked if c.token != eos_id], k)
         bound = length_penalty(limit + 1, config.length_penalty)
         if not live or search.finished(config, live[0].log_prob, bound):
             break

@@ -3,6 +3,8 @@ and the hook a caller runs between steps."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -10,6 +12,7 @@ from typing import NamedTuple
 import torch
 from torch import Tensor
 
+from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model
 from ..model.decoding import StateT
 from .allowed import AllowedOutput, allowed_output, log_probs_over
@@ -27,6 +30,11 @@ class Hypothesis:
     attention: Tensor | None = None  # (len(tokens) + 1) x |source|: last layer, mean over heads
 
 
+NO_TRANSLATION = (
+    "the search options leave no translation: min_len, suppress_ids, no_repeat_ngram_size or "
+    "the target prefix rule out every continuation"
+)
+
 # Called by every search before each decoding step: it may wait (the server lets another batch
 # take a turn) or raise Cancelled (the request timed out or its client went away).
 StepHook = Callable[[], None]
@@ -38,6 +46,36 @@ class Cancelled(Exception):
 
 def no_pause() -> None:
     """The default step hook: go straight on."""
+
+
+@dataclass(frozen=True)
+class SearchTask:
+    """What one search is given: a batch of right-padded source ids, how to search them, the
+    special ids, the hook run before every step, and each source's target prefix."""
+
+    src: Tensor  # b x s
+    options: SearchOptions
+    bos_id: int = BOS_ID
+    eos_id: int = EOS_ID
+    between_steps: StepHook = no_pause
+    forced: Tensor | None = None  # b x p: each source's target prefix (``prefix.py``)
+
+    def part(self, src: Tensor, forced: Tensor | None) -> SearchTask:
+        """The same search of other sources (``src``) with their target prefixes."""
+        return dataclasses.replace(self, src=src, forced=forced)
+
+
+Search = Callable[[Model, SearchTask], list[list[Hypothesis]]]  # per source, its n-best
+
+
+def possible(found: list[list[Hypothesis]]) -> list[list[Hypothesis]]:
+    """``found`` without the hypotheses the options made impossible (log P −∞, or not a number);
+    a ValueError where a source is left with none, rather than a translation the options
+    forbid or an empty n-best list."""
+    kept = [[h for h in hypotheses if math.isfinite(h.log_prob)] for hypotheses in found]
+    if not all(kept):
+        raise ValueError(NO_TRANSLATION)
+    return kept
 
 
 def length_penalty(length: int, alpha: float) -> float:

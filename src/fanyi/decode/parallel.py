@@ -10,21 +10,16 @@ traffic is the source ids going out and the hypotheses coming back.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import multiprocessing
-from collections.abc import Callable
 from multiprocessing.pool import Pool
 
 import torch
-from torch import Tensor
 
 from ..model import Model
-from .hypothesis import Hypothesis, StepHook, no_pause
-from .options import SearchOptions
+from .hypothesis import Hypothesis, Search, SearchTask, no_pause
 
-Search = Callable[
-    [Model, Tensor, SearchOptions, int, int, StepHook, Tensor | None], list[list[Hypothesis]]
-]
-Task = tuple[Search, Tensor, SearchOptions, int, int, Tensor | None]
+Task = tuple[Search, SearchTask]
 POLL_SECONDS = 0.02  # how often the parent runs the step hook while the workers decode
 
 # (id(model), processes) → (model, its pool); holding the model keeps its id from being reused
@@ -33,30 +28,24 @@ _worker_model: Model | None = None  # the model, in a worker process
 
 
 def in_parallel(
-    search: Search,
-    model: Model,
-    src: Tensor,
-    config: SearchOptions,
-    ids: tuple[int, int],
-    workers: int,
-    between_steps: StepHook = no_pause,
-    forced: Tensor | None = None,
+    search: Search, model: Model, task: SearchTask, workers: int
 ) -> list[list[Hypothesis]]:
-    """Run ``search`` on ``workers`` near-equal parts of ``src`` (``ids``: BOS and EOS;
-    ``forced``: the target prefixes, split alike) at once; results in order.
+    """Run ``search`` on ``workers`` near-equal parts of ``task``'s sources (their target
+    prefixes split alike) at once; results in order.
 
-    ``between_steps`` runs while waiting for the workers; if it raises (a cancelled request), the
-    pool is terminated, so that its processes stop working on the abandoned batch.
+    ``task.between_steps`` runs while waiting for the workers; if it raises (a cancelled request),
+    the pool is terminated, so that its processes stop working on the abandoned batch.
     """
-    parts = [part for part in src.tensor_split(workers) if part.size(0)]
-    prefixes = [None] * len(parts) if forced is None else forced.tensor_split(workers)
+    parts = [part for part in task.src.tensor_split(workers) if part.size(0)]
+    prefixes = [None] * len(parts) if task.forced is None else task.forced.tensor_split(workers)
+    alone = dataclasses.replace(task, between_steps=no_pause)  # a worker has no hook to run
     tasks: list[Task] = [
-        (search, part, config, *ids, prefix) for part, prefix in zip(parts, prefixes, strict=False)
+        (search, alone.part(part, prefix)) for part, prefix in zip(parts, prefixes, strict=False)
     ]
     pending = worker_pool(model, workers).map_async(_run, tasks)
     try:
         while not pending.ready():
-            between_steps()
+            task.between_steps()
             pending.wait(POLL_SECONDS)
     except BaseException:
         _pools.pop((id(model), workers))[1].terminate()
@@ -81,9 +70,9 @@ def _start_worker(model: Model) -> None:
 
 
 def _run(task: Task) -> list[list[Hypothesis]]:
-    search, part, config, bos_id, eos_id, forced = task
+    search, part = task
     assert _worker_model is not None
-    return search(_worker_model, part, config, bos_id, eos_id, no_pause, forced)
+    return search(_worker_model, part)
 
 
 @atexit.register

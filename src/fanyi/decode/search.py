@@ -19,14 +19,16 @@ from ..data.vocab import BOS_ID, EOS_ID
 from ..model import Model, State
 from .beam import beam_search
 from .checks import horizon
-from .config import DecodeConfig
 from .hypothesis import (
     Hypothesis,
+    Search,
+    SearchTask,
     StepHook,
     constrain,
     finish,
     no_pause,
     piece_bias,
+    possible,
     source_lengths,
     step_log_probs,
     target_limits,
@@ -55,17 +57,18 @@ class _Paths:
     forced: Tensor | None  # b x p: the target prefix of each row (``prefix.py``)
 
     @classmethod
-    def start(cls, src: Tensor, limits: Tensor, bos_id: int, forced: Tensor | None) -> _Paths:
-        """One row per source (b x s), BOS fed, through its target prefix ``forced``."""
+    def start(cls, task: SearchTask, limits: Tensor) -> _Paths:
+        """One row per source of ``task``, BOS fed, through its target prefix."""
+        src = task.src
         b = src.size(0)
         return cls(
             torch.arange(b, device=src.device),
-            src.new_full((b, 1), bos_id),
+            src.new_full((b, 1), task.bos_id),
             torch.zeros(b, device=src.device),
             limits,
             torch.zeros(b, dtype=torch.bool, device=src.device),
             None,
-            forced,
+            task.forced,
         )
 
     def extend(self, tokens: Tensor, log_probs: Tensor, attention: Tensor | None, ids: Ids) -> None:
@@ -140,28 +143,19 @@ def drop_ended(state: State, live: _Paths) -> bool:
 
 
 @torch.inference_mode()
-def single_path_search(
-    model: Model,
-    src: Tensor,
-    config: SearchOptions,
-    pick: Pick,
-    bos_id: int,
-    eos_id: int,
-    between_steps: StepHook = no_pause,
-    forced: Tensor | None = None,
-) -> list[Hypothesis]:
-    """Extend one hypothesis per source (b x s) with ``pick`` until EOS, through its target
-    prefix (``forced``: b x p, see ``prefix.py``); one result per source. Ended rows stay in the
-    batch until the next check (``checks.py``)."""
-    pad_id = model.config.pad_id
-    limits = target_limits(model, src, config, forced)
+def single_path_search(model: Model, task: SearchTask, pick: Pick) -> list[Hypothesis]:
+    """Extend one hypothesis per source of ``task`` with ``pick`` until EOS, through its target
+    prefix; one result per source. Ended rows stay in the batch until the next check
+    (``checks.py``)."""
+    src, config, eos_id, pad_id = task.src, task.options, task.eos_id, model.config.pad_id
+    limits = target_limits(model, src, config, task.forced)
     seen = horizon(source_lengths(model, src), limits)
-    bias = piece_bias(model, config, src, forced)
+    bias = piece_bias(model, config, src, task.forced)
     state = model.start_decoding(src)
-    live = _Paths.start(src, limits, bos_id, forced)
+    live = _Paths.start(task, limits)
     outputs = _Outputs.start(src, seen.last_step, pad_id, config.attention)
     for step in itertools.count():
-        between_steps()
+        task.between_steps()
         tokens = live.prefix[:, -1:]
         log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
         penalise_repeats(log_probs, live.prefix, config)
@@ -192,7 +186,10 @@ def sampler(config: SearchOptions, generator: torch.Generator | None) -> Pick:
             logits = logits.masked_fill(logits < kth, float("-inf"))
         if config.top_p < 1.0:
             logits = nucleus(logits, config.top_p)
-        return torch.multinomial(logits.softmax(dim=-1), 1, generator=generator)[:, 0]
+        # a row whose every token the options rule out (−∞) draws any one: its path then scores
+        # −∞ and is dropped (``possible``), where a draw would stop the whole batch
+        probs = logits.softmax(dim=-1).nan_to_num(nan=1.0)
+        return torch.multinomial(probs, 1, generator=generator)[:, 0]
 
     return pick
 
@@ -207,47 +204,28 @@ def nucleus(logits: Tensor, top_p: float) -> Tensor:
     return logits.masked_fill(drop, float("-inf"))
 
 
-def greedy_decode(
-    model: Model,
-    src: Tensor,
-    config: SearchOptions,
-    bos_id: int = BOS_ID,
-    eos_id: int = EOS_ID,
-    between_steps: StepHook = no_pause,
-    forced: Tensor | None = None,
-) -> list[list[Hypothesis]]:
-    """The most probable token at each step (after the target prefix ``forced``); one
+def greedy_decode(model: Model, task: SearchTask) -> list[list[Hypothesis]]:
+    """The most probable token at each step (after each source's target prefix); one
     hypothesis per source."""
-    paths = single_path_search(
-        model, src, config, greedy_pick, bos_id, eos_id, between_steps, forced
-    )
-    return [[h] for h in paths]
+    return [[h] for h in single_path_search(model, task, greedy_pick)]
 
 
-def sample(
-    model: Model,
-    src: Tensor,
-    config: SearchOptions,
-    bos_id: int = BOS_ID,
-    eos_id: int = EOS_ID,
-    between_steps: StepHook = no_pause,
-    forced: Tensor | None = None,
-) -> list[list[Hypothesis]]:
-    """``config.n_best`` samples per source (each through its target prefix ``forced``),
-    reproducible with ``config.seed``."""
+def sample(model: Model, task: SearchTask) -> list[list[Hypothesis]]:
+    """``options.n_best`` samples per source of ``task`` (each through its target prefix),
+    reproducible with ``options.seed``."""
+    config, src, forced = task.options, task.src, task.forced
     generator = None  # a seed draws on a generator of the device that samples (CUDA wants one)
     if config.seed is not None:
         generator = torch.Generator(device=src.device).manual_seed(config.seed)
     n = config.n_best
-    pick = sampler(config, generator)
-    sources = src.repeat_interleave(n, dim=0)
     if forced is not None:
         forced = forced.repeat_interleave(n, dim=0)
-    flat = single_path_search(model, sources, config, pick, bos_id, eos_id, between_steps, forced)
+    copies = task.part(src.repeat_interleave(n, dim=0), forced)
+    flat = single_path_search(model, copies, sampler(config, generator))
     return [flat[i : i + n] for i in range(0, len(flat), n)]
 
 
-def search_function(config: SearchOptions) -> Callable[..., list[list[Hypothesis]]]:
+def search_function(config: SearchOptions) -> Search:
     """The search ``config`` asks for: sampling, greedy (beam 1) or beam search."""
     if config.sampling:
         return sample
@@ -257,38 +235,45 @@ def search_function(config: SearchOptions) -> Callable[..., list[list[Hypothesis
 def decode(
     model: Model,
     src: Tensor,
-    config: SearchOptions,
+    options: SearchOptions,
     bos_id: int = BOS_ID,
     eos_id: int = EOS_ID,
     between_steps: StepHook = no_pause,
-    workers: int | None = None,
+    workers: int = 1,
     forced: Tensor | None = None,
 ) -> list[list[Hypothesis]]:
     """Translate a batch of right-padded source ids (b x s): per source, its n-best, best first.
 
-    The model should already be in its decoding dtype (``dtype.prepare_model``).
+    The model should already be in its decoding dtype (``engines/dtype.prepare_model``).
     ``between_steps`` runs before every decoding step (see ``StepHook``); ``workers`` > 1 splits
-    the batch across as many processes (``parallel.py``; default: a ``DecodeConfig``'s own
-    ``workers``, else 1); ``forced`` (b x p): each source's target prefix (``prefix.py``).
+    the batch across as many processes (``parallel.py``); ``forced`` (b x p): each source's
+    target prefix (``prefix.py``). Where the options leave a source no translation, a ValueError
+    says so (``possible``).
     """
-    if workers is None:
-        workers = config.workers if isinstance(config, DecodeConfig) else 1
-    lengths, max_len, pad_id = source_lengths(model, src), model.config.max_len, model.config.pad_id
-    check_prefixes(forced, (eos_id, pad_id), max_len)
+    return search_task(
+        model, SearchTask(src, options, bos_id, eos_id, between_steps, forced), workers
+    )
+
+
+def search_task(model: Model, task: SearchTask, workers: int = 1) -> list[list[Hypothesis]]:
+    """:func:`decode` of ``task``: a source longer than the model's positions cut into pieces
+    (``long_input: split``) or refused, then the search its options ask for, by ``workers``."""
+    src, options, pad_id = task.src, task.options, model.config.pad_id
+    lengths, max_len = source_lengths(model, src), model.config.max_len
+    check_prefixes(task.forced, (task.eos_id, pad_id), max_len)
+    if task.eos_id in options.suppress_ids:
+        raise ValueError("suppress_ids may not hold EOS: every translation ends with it")
     if src.size(1) > max_len:
-        if config.long_input == "split":
+        if options.long_input == "split":
             pieces, owner = split_long_sources(src, lengths, max_len, pad_id)
-            part = first_pieces(forced, owner)
-            results = decode(model, pieces, config, bos_id, eos_id, between_steps, workers, part)
-            return join_pieces(results, owner, config)
+            part = task.part(pieces, first_pieces(task.forced, owner))
+            return join_pieces(search_task(model, part, workers), owner, options)
         check_lengths(lengths, max_len)
-        src = src[:, :max_len]  # only padding beyond max_len
-    search = search_function(config)
+        task = task.part(src[:, :max_len], task.forced)  # only padding beyond max_len
+    search = search_function(options)
     if workers > 1 and src.size(0) > 1:
-        return in_parallel(
-            search, model, src, config, (bos_id, eos_id), workers, between_steps, forced
-        )
-    return search(model, src, config, bos_id, eos_id, between_steps, forced)
+        return possible(in_parallel(search, model, task, workers))
+    return possible(search(model, task))
 
 
 @torch.no_grad()
@@ -297,4 +282,5 @@ def greedy_search(
 ) -> list[list[int]]:
     """Greedy ids (no BOS/EOS) for each source, at most ``max_len`` tokens: for validation BLEU."""
     config = SearchOptions(beam=1, max_len_a=0.0, max_len_b=max_len, length_penalty=0.0)
-    return [hyps[0].tokens for hyps in greedy_decode(model, src, config, bos_id, eos_id)]
+    task = SearchTask(src, config, bos_id, eos_id)
+    return [hyps[0].tokens for hyps in greedy_decode(model, task)]

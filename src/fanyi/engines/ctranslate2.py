@@ -28,7 +28,7 @@ from ..data.batching import token_batches
 from ..decode.constraints import Spellings
 from ..decode.finished import best_first
 from ..decode.hypothesis import Hypothesis, StepHook, finish, no_pause
-from ..decode.options import LoadOptions, SearchOptions
+from ..decode.options import Dtype, LoadOptions, SearchOptions
 from ..device import resolve_device
 from ..ensemble_dir import ensemble_members
 from ..filenames import CONFIG_FILE, CT2_MODEL_FILE
@@ -89,6 +89,14 @@ class CTranslate2Engine:
         if search.sampling and search.seed is not None:
             ctranslate2.set_random_seed(search.seed)  # a translator loaded with it draws alike
         return cls(path, checkpoint, options)
+
+    def with_dtype(self, dtype: Dtype) -> CTranslate2Engine:
+        """Refused: CTranslate2 decodes in the type ``fanyi export --dtype`` chose, and a
+        model's ``auto_dtypes`` are the fanyi engine's."""
+        raise ValueError(
+            f"dtype {dtype}: the ctranslate2 engine decodes in the exported type; compare dtypes "
+            "on the fanyi engine (--engine fanyi)"
+        )
 
     def decode(
         self,

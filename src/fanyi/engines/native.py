@@ -15,10 +15,9 @@ from torch import Tensor
 
 from ..data.batching import pad_rows, token_batches
 from ..decode import ensemble
-from ..decode.config import decode_config
 from ..decode.constraints import Spellings, constrained_search
-from ..decode.hypothesis import Hypothesis, StepHook, no_pause
-from ..decode.options import LoadOptions, SearchOptions
+from ..decode.hypothesis import Hypothesis, SearchTask, StepHook, no_pause
+from ..decode.options import Dtype, LoadOptions, SearchOptions
 from ..decode.prefix import forced_tokens
 from ..decode.rerank import log_likelihoods
 from ..decode.search import decode
@@ -40,7 +39,7 @@ class NativeEngine:
         self.checkpoint = checkpoint
         self.options = options
         self.device = next(model.parameters()).device
-        self.model = prepare_model(model, decode_config(SearchOptions(), options))
+        self.model = prepare_model(model, options.dtype, options.compile)
 
     @classmethod
     def load(cls, path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
@@ -48,6 +47,18 @@ class NativeEngine:
         with ``search``'s beam), and bring it into that dtype."""
         model, checkpoint = ensemble.load(path, device=resolve_device(options.device))
         return cls(model, checkpoint, chosen_dtype(model, checkpoint, options, search))
+
+    def with_dtype(self, dtype: Dtype) -> NativeEngine:
+        """This engine's model decoding in ``dtype`` (itself, where it already does), converted
+        from the fp32 model it holds."""
+        if dtype == self.options.dtype:
+            return self
+        if self.options.dtype != "fp32":
+            raise ValueError(
+                f"a dtype is made from fp32 weights: this engine holds {self.options.dtype}"
+            )
+        options = dataclasses.replace(self.options, dtype=dtype)
+        return NativeEngine(self.model, self.checkpoint, options)
 
     def decode(
         self,
@@ -90,8 +101,8 @@ class NativeEngine:
         """One source's hypotheses that hold every one of ``phrases``."""
         src = torch.tensor([source], device=self.device)
         forced, c = forced_tokens([prefix], self.device), self.checkpoint.model
-        ids = c.bos_id, c.eos_id
-        return constrained_search(self.model, src, phrases, options, ids, between_steps, forced)
+        task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
+        return constrained_search(self.model, task, phrases)
 
     def log_likelihoods(
         self,
@@ -122,11 +133,5 @@ def chosen_dtype(
 ) -> LoadOptions:
     """``options`` with ``dtype: auto`` replaced by the dtype this host decodes ``model`` fastest
     in (timed with ``search``'s beam, cached under the weights' key)."""
-    config = decode_config(search, options)
-    dtype = choose_dtype(model, config, weights_key(checkpoint))
+    dtype = choose_dtype(model, options, search, weights_key(checkpoint))
     return dataclasses.replace(options, dtype=dtype)
-
-
-def compiled(path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
-    """fanyi's engine with its decoder steps compiled (``compile: true``)."""
-    return NativeEngine.load(path, dataclasses.replace(options, compile=True), search)

@@ -3,14 +3,18 @@
 ``Translator`` (text in, text out) works over any engine; the registry :data:`ENGINES` names
 them, for ``fanyi translate --engine NAME`` and ``Translator.load(…, engine=NAME)``:
 
-- ``fanyi``: the model (or ensemble) searched by fanyi (``native.py``);
-- ``compiled``: the same with its decoder steps compiled to C++ (``compile: true``);
+- ``fanyi``: the model (or ensemble) searched by fanyi (``native.py``), its decoder steps
+  compiled to C++ with ``compile: true``;
 - ``ctranslate2``: a directory written by ``fanyi export --format ctranslate2`` (or by
   CTranslate2's own converters), searched by CTranslate2 (``engines/ctranslate2.py``).
+
+An old name stays for one release as an alias (:data:`ALIASES`) that warns.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -19,9 +23,9 @@ from torch import Tensor
 
 from ..decode.constraints import Spellings
 from ..decode.hypothesis import Hypothesis, StepHook
-from ..decode.options import LoadOptions, SearchOptions
+from ..decode.options import Dtype, LoadOptions, SearchOptions
 from ..sections import Checkpoint
-from .native import NativeEngine, compiled
+from .native import NativeEngine
 
 
 class Engine(Protocol):
@@ -57,6 +61,11 @@ class Engine(Protocol):
         ValueError naming the engine that has it."""
         ...
 
+    def with_dtype(self, dtype: Dtype) -> Engine:
+        """This engine's model decoding in ``dtype`` (``fanyi tune --dtypes`` compares them), or
+        a ValueError saying why it cannot."""
+        ...
+
 
 Loader = Callable[[Path, LoadOptions, SearchOptions], Engine]
 
@@ -69,9 +78,10 @@ def _ctranslate2(path: Path, options: LoadOptions, search: SearchOptions) -> Eng
 
 ENGINES: dict[str, Loader] = {
     "fanyi": NativeEngine.load,
-    "compiled": compiled,
     "ctranslate2": _ctranslate2,
 }
+# deprecated name → (the engine it loads, the LoadOptions it sets)
+ALIASES: dict[str, tuple[str, dict[str, object]]] = {"compiled": ("fanyi", {"compile": True})}
 
 
 def register(name: str, loader: Loader) -> None:
@@ -82,6 +92,22 @@ def register(name: str, loader: Loader) -> None:
 def load_engine(name: str, path: Path, options: LoadOptions, search: SearchOptions) -> Engine:
     """The engine ``name`` with the model of ``path`` loaded by ``options`` (``search``: the
     default search, which ``dtype: auto`` times)."""
+    name, options = _unaliased(name, options)
     if name not in ENGINES:
         raise ValueError(f"no engine {name!r}: choose one of {', '.join(ENGINES)}")
     return ENGINES[name](path, options, search)
+
+
+def _unaliased(name: str, options: LoadOptions) -> tuple[str, LoadOptions]:
+    """The engine and options a deprecated engine ``name`` stands for, with a warning."""
+    if name not in ALIASES:
+        return name, options
+    engine, changes = ALIASES[name]
+    setting = ", ".join(f"{key}={value!r}" for key, value in changes.items())
+    warnings.warn(
+        f"engine {name!r} is deprecated and goes in the next release; use engine {engine!r} "
+        f"with {setting}",
+        DeprecationWarning,
+        stacklevel=4,  # the caller of Translator.load
+    )
+    return engine, dataclasses.replace(options, **changes)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ import pytest
 import torch
 from torch import Tensor, nn
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.decode.allowed import KEPT, allowed_output, log_probs_over
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.hypothesis import piece_bias
@@ -76,7 +76,7 @@ class MaskedGenerator(nn.Module):
 
 
 def _masked_model(model: Transformer, refused: list[int]) -> Transformer:
-    masked = prepare_model(model, DecodeConfig(dtype="fp32"))
+    masked = prepare_model(model, "fp32")
     masked.generator = MaskedGenerator(masked.generator, refused)
     return masked
 
@@ -84,11 +84,11 @@ def _masked_model(model: Transformer, refused: list[int]) -> Transformer:
 @pytest.mark.parametrize("beam", [1, 4])
 def test_a_search_finds_what_it_finds_on_the_masked_model(beam):
     model = peaked_model()
-    options = {"beam": beam, "n_best": beam, "dtype": "fp32", "length_penalty": 1.0}
+    options = {"beam": beam, "n_best": beam, "length_penalty": 1.0}
     found = decode(
-        model, SRC, DecodeConfig(suppress_ids=SUPPRESSED, allowed_softmax=True, **options)
+        model, SRC, SearchOptions(suppress_ids=SUPPRESSED, allowed_softmax=True, **options)
     )
-    reference = decode(_masked_model(model, [*SUPPRESSED, PAD]), SRC, DecodeConfig(**options))
+    reference = decode(_masked_model(model, [*SUPPRESSED, PAD]), SRC, SearchOptions(**options))
     for ours, theirs in zip(found, reference, strict=True):
         assert [h.tokens for h in ours] == [h.tokens for h in theirs]
         assert [h.log_prob for h in ours] == pytest.approx([h.log_prob for h in theirs], abs=1e-4)
@@ -98,11 +98,11 @@ def test_a_search_finds_what_it_finds_on_the_masked_model(beam):
 def test_a_penalty_still_applies_and_nothing_changes_without_suppressed_pieces():
     model = peaked_model()
     penalised = {"script_penalty": 1.5, "penalized_ids": [5, 6]}
-    plain = decode(model, SRC, DecodeConfig(dtype="fp32", **penalised))
-    same = decode(model, SRC, DecodeConfig(dtype="fp32", allowed_softmax=True, **penalised))
+    plain = decode(model, SRC, SearchOptions(**penalised))
+    same = decode(model, SRC, SearchOptions(allowed_softmax=True, **penalised))
     assert [h[0].tokens for h in same] == [h[0].tokens for h in plain]
     assert [h[0].log_prob for h in same] == [h[0].log_prob for h in plain]  # no renormalising
-    both = DecodeConfig(suppress_ids=SUPPRESSED, allowed_softmax=True, **penalised)
+    both = SearchOptions(suppress_ids=SUPPRESSED, allowed_softmax=True, **penalised)
     bias = piece_bias(model, both, SRC, None)
     assert bias is not None and bias.row is not None and bias.allowed is not None
     assert bias.row[[5, 6]].tolist() == [-1.5, -1.5] and bias.row.count_nonzero() == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.hypothesis import step_log_probs
 from fanyi.decode.rerank import log_likelihoods
@@ -46,7 +46,7 @@ def test_each_step_is_the_log_of_the_members_mean_probability():
 @pytest.mark.parametrize("beam", [1, 4])
 def test_a_model_twice_searches_as_the_model_alone(beam):
     model = tiny_model(seed=4)
-    config = DecodeConfig(beam=beam, n_best=beam, max_len_a=0, max_len_b=12)
+    config = SearchOptions(beam=beam, n_best=beam, max_len_a=0, max_len_b=12)
     alone = decode(model, SRC, config, 2, 3)
     twice = decode(Ensemble([model, model]), SRC, config, 2, 3)
     for a, b in zip(alone, twice, strict=True):
@@ -58,7 +58,7 @@ def test_a_model_twice_searches_as_the_model_alone(beam):
 def test_the_backward_score_of_an_ensemble_is_its_search_s_own_log_probability():
     """log P(y | x) teacher forced, as reranking scores it, equals what beam search summed."""
     ensemble = Ensemble(_members())
-    config = DecodeConfig(beam=3, n_best=3, max_len_a=0, max_len_b=10, length_penalty=0)
+    config = SearchOptions(beam=3, n_best=3, max_len_a=0, max_len_b=10, length_penalty=0)
     sources = [[5, 9, 12, 7, 3], [8, 6, 3]]
     found = [(s, h) for s in sources for h in decode(ensemble, torch.tensor([s]), config, 2, 3)[0]]
     got = log_likelihoods(ensemble, [s for s, _ in found], [h.tokens for _, h in found])
@@ -68,14 +68,14 @@ def test_the_backward_score_of_an_ensemble_is_its_search_s_own_log_probability()
 @pytest.mark.parametrize("dtype", ["bf16", "int8"])
 def test_dtype_copies_convert_every_member(dtype):
     ensemble = Ensemble(_members())
-    prepared = prepare_model(ensemble, DecodeConfig(dtype=dtype))
+    prepared = prepare_model(ensemble, dtype)
     assert isinstance(prepared, Ensemble) and prepared is not ensemble
     converted = [type(m.decoder.layers[0].feed_forward.w_1).__module__ for m in prepared.members()]
     if dtype == "int8":
         assert all("quantized" in name for name in converted)  # torch.ao's int8 linear maps
     else:
         assert all(p.dtype == torch.bfloat16 for p in prepared.parameters())
-    hypotheses = decode(prepared, SRC, DecodeConfig(beam=2, max_len_b=8, dtype=dtype), 2, 3)
+    hypotheses = decode(prepared, SRC, SearchOptions(beam=2, max_len_b=8), 2, 3)
     assert len(hypotheses) == 2 and all(h[0].tokens is not None for h in hypotheses)
 
 

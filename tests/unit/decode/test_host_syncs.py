@@ -9,7 +9,7 @@ import pytest
 import torch
 from hand_model import BOS, EOS, PAD, HandModel
 
-from fanyi.decode import DecodeConfig, beam_search, checks, decode, greedy_decode
+from fanyi.decode import SearchOptions, SearchTask, beam_search, checks, decode, greedy_decode
 from fanyi.decode.checks import CHECK_EVERY
 from host_syncs import host_syncs
 from tiny_model import tiny_model
@@ -60,7 +60,7 @@ def test_the_counter_sees_what_waits_for_the_device():
 def test_a_search_of_t_steps_reads_the_device_once_per_check(options, steps, as_on_a_gpu):
     """Every row ends at step T - 1 exactly (EOS forbidden before, forced there)."""
     length = steps - 1
-    config = DecodeConfig(**options, min_len=length, max_len_a=0.0, max_len_b=length)
+    config = SearchOptions(**options, min_len=length, max_len_a=0.0, max_len_b=length)
     with host_syncs() as seen:
         found = decode(MODEL, SRC, config, 2, 3)
     assert {len(h.tokens) for hyps in found for h in hyps} == {length}
@@ -71,7 +71,7 @@ def test_a_search_of_t_steps_reads_the_device_once_per_check(options, steps, as_
 def test_suppressed_and_penalised_ids_cost_two_uploads_per_search_not_per_step(beam, as_on_a_gpu):
     """The ids and their −∞ / −β go to the device once, before the first step."""
     steps, length = 41, 40
-    config = DecodeConfig(
+    config = SearchOptions(
         beam=beam, min_len=length, max_len_a=0.0, max_len_b=length,
         suppress_ids=[5], penalized_ids=[6, 7], script_penalty=1.0,
     )  # fmt: skip
@@ -96,7 +96,9 @@ def test_finished_sources_leave_the_batch_at_the_next_check(beam, as_on_a_gpu):
     src = torch.tensor([[3, PAD], [4, PAD], [3, 4]])  # two sources end at step 0
     search = beam_search if beam > 1 else greedy_decode
     limit = 2 * CHECK_EVERY
-    result = search(model, src, DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=limit), BOS, EOS)
+    result = search(
+        model, SearchTask(src, SearchOptions(beam=beam, max_len_a=0.0, max_len_b=limit), BOS, EOS)
+    )
     assert model.batch_sizes[:CHECK_EVERY] == [3 * beam] * CHECK_EVERY
     assert set(model.batch_sizes[CHECK_EVERY:]) == {beam}  # only the long source goes on
     assert [h[0].tokens for h in result] == [[], [], [3] * limit]
@@ -117,7 +119,7 @@ def test_results_are_those_of_a_check_after_every_step(options, monkeypatch):
         model.generator.proj.weight.mul_(4.0)
     src = torch.randint(4, 16, (7, 8), generator=torch.Generator().manual_seed(1))
     src[::2, 4:] = PAD
-    config = DecodeConfig(**options)
+    config = SearchOptions(**options)
     every_step = decode(model, src, config, 2, 3)  # the CPU's own interval: 1
     monkeypatch.setattr(checks, "CPU_CHECK_EVERY", CHECK_EVERY)
     found = decode(model, src, config, 2, 3)

@@ -5,7 +5,7 @@ share the beam as Post and Vilar (2018) deal it; bad constraints get a clear err
 import pytest
 import torch
 
-from fanyi.decode import SearchOptions
+from fanyi.decode import SearchOptions, SearchTask
 from fanyi.decode.constraints import (
     Progress,
     _Candidate,
@@ -34,7 +34,8 @@ def search(options: SearchOptions, phrases=PHRASES, prefix=None, seed=3):
     model = tiny_model(seed, vocab=VOCAB)
     forced = forced_tokens([prefix]) if prefix else None
     src = torch.tensor([SOURCE])
-    return model, constrained_search(model, src, phrases, options, (BOS, EOS), forced=forced)
+    task = SearchTask(src, options, BOS, EOS, forced=forced)
+    return model, constrained_search(model, task, phrases)
 
 
 def test_progress_follows_a_phrase_and_abandons_it_when_broken():
@@ -115,9 +116,9 @@ def test_attention_comes_with_each_hypothesis():
 def test_its_tensors_follow_the_source_device():
     model = tiny_model(3, vocab=VOCAB)
     options, src = SearchOptions(beam=3, attention=True), torch.tensor([SOURCE])
-    expected = constrained_search(model, src, PHRASES, options, (BOS, EOS))
+    expected = constrained_search(model, SearchTask(src, options, BOS, EOS), PHRASES)
     with foreign_device():
-        found = constrained_search(model, src, PHRASES, options, (BOS, EOS))
+        found = constrained_search(model, SearchTask(src, options, BOS, EOS), PHRASES)
     assert [h.tokens for h in found] == [h.tokens for h in expected]
 
 

@@ -9,7 +9,7 @@ import pytest
 import torch
 from hand_model import BOS, EOS, HandModel
 
-from fanyi.decode import DecodeConfig, beam_search, greedy_decode, sample
+from fanyi.decode import SearchOptions, SearchTask, beam_search, greedy_decode, sample
 from fanyi.decode.repetition import penalise_repeats
 
 P = [0.1, 0.2, 0.3, 0.25, 0.15]  # one row's next-token probabilities over a vocabulary of 5
@@ -17,7 +17,7 @@ P = [0.1, 0.2, 0.3, 0.25, 0.15]  # one row's next-token probabilities over a voc
 
 def step(prefix: list[int], penalty: float = 1.0, n: int = 0) -> list[float]:
     log_probs = torch.tensor([P], dtype=torch.float64).log()
-    c = DecodeConfig(repetition_penalty=penalty, no_repeat_ngram_size=n)
+    c = SearchOptions(repetition_penalty=penalty, no_repeat_ngram_size=n)
     return penalise_repeats(log_probs, torch.tensor([prefix]), c)[0].tolist()
 
 
@@ -55,8 +55,8 @@ SRC = torch.tensor([[3, 4]])
 LOG = {w: math.log(p) for w, p in stutter((), ()).items()}
 
 
-def config(**overrides) -> DecodeConfig:
-    return DecodeConfig(**{"max_len_a": 0.0, "max_len_b": 6, "length_penalty": 0.0, **overrides})
+def config(**overrides) -> SearchOptions:
+    return SearchOptions(**{"max_len_a": 0.0, "max_len_b": 6, "length_penalty": 0.0, **overrides})
 
 
 @pytest.mark.parametrize("search", ["greedy", "sampling"])  # sampling with top_k 1: greedy
@@ -72,10 +72,12 @@ def config(**overrides) -> DecodeConfig:
 )
 def test_greedy_and_sampling_follow_the_hand_computed_path(search, options, tokens, log_prob):
     if search == "greedy":
-        (hyp,) = greedy_decode(HandModel(stutter), SRC, config(beam=1, **options), BOS, EOS)[0]
+        (hyp,) = greedy_decode(
+            HandModel(stutter), SearchTask(SRC, config(beam=1, **options), BOS, EOS)
+        )[0]
     else:
         c = config(sampling=True, top_k=1, seed=0, **options)
-        (hyp,) = sample(HandModel(stutter), SRC, c, BOS, EOS)[0]
+        (hyp,) = sample(HandModel(stutter), SearchTask(SRC, c, BOS, EOS))[0]
     assert hyp.tokens == tokens
     assert hyp.log_prob == pytest.approx(log_prob)
 
@@ -107,7 +109,7 @@ def test_beam_search_finds_the_best_hypothesis_under_the_controls(options):
     every = [w for k in range(1, 5) for w in itertools.product((3, 4, 5), repeat=k)]
     scored = sorted(((controlled_log_prob(w, penalty, n), list(w)) for w in every), reverse=True)
     c = config(beam=40, n_best=2, min_len=1, max_len_b=4, **options)
-    found = beam_search(HandModel(stutter), SRC, c, BOS, EOS)[0]
+    found = beam_search(HandModel(stutter), SearchTask(SRC, c, BOS, EOS))[0]
     # the best two scores (permutations of the same words may tie), each the found one's own
     assert [h.log_prob for h in found] == pytest.approx([s for s, _ in scored[:2]])
     for h in found:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.decode.hypothesis import Cancelled, Hypothesis
 from fanyi.decode.rerank import log_likelihoods, rerank
 from tiny_model import tiny_model
@@ -17,7 +17,7 @@ def test_log_likelihoods_equal_the_search_s_own_step_by_step_sums():
     model = tiny_model(seed=3)
     g = torch.Generator().manual_seed(0)
     sources = [[*torch.randint(4, 40, (n,), generator=g).tolist(), 3] for n in (2, 9, 5, 13)]
-    config = DecodeConfig(beam=3, n_best=3, max_len_a=0, max_len_b=12, length_penalty=0)
+    config = SearchOptions(beam=3, n_best=3, max_len_a=0, max_len_b=12, length_penalty=0)
     found = []
     for ids in sources:  # one at a time: no padding in the search
         found.extend((ids, h) for h in decode(model, torch.tensor([ids]), config, 2, 3)[0])
@@ -46,7 +46,7 @@ def test_rerank_orders_by_score_plus_weighted_backward_per_source_token():
 
 def test_rerank_weight_must_not_be_negative():
     with pytest.raises(ValueError, match="rerank_backward"):
-        DecodeConfig(rerank_backward=-1)
+        SearchOptions(rerank_backward=-1)
 
 
 def test_the_hook_runs_before_each_batch_and_may_cancel():

@@ -9,8 +9,8 @@ import pytest
 import torch
 from hand_model import BOS, EOS, HandModel
 
-from fanyi.decode import DecodeConfig, beam_search, greedy_decode, sample
-from fanyi.decode.options import SearchOptions, for_target
+from fanyi.decode import SearchOptions, SearchTask, beam_search, greedy_decode, sample
+from fanyi.decode.options import for_target
 from fanyi.decode.prefix import forced_tokens
 from fanyi.text.lang import in_other_script
 
@@ -23,19 +23,19 @@ def likes_three(source: tuple[int, ...], prefix: tuple[int, ...]) -> dict[int, f
     return {EOS: 0.9, 5: 0.1} if len(prefix) >= 2 else {3: 0.6, 4: 0.3, 5: 0.08, EOS: 0.02}
 
 
-def config(**overrides) -> DecodeConfig:
-    return DecodeConfig(**{"max_len_a": 0.0, "max_len_b": 4, "length_penalty": 0.0, **overrides})
+def config(**overrides) -> SearchOptions:
+    return SearchOptions(**{"max_len_a": 0.0, "max_len_b": 4, "length_penalty": 0.0, **overrides})
 
 
 def found(name: str, **options):
     """The best hypothesis of search ``name`` (sampling: top-1, seeded) for SRC."""
     model = HandModel(likes_three)
     if name == "beam":
-        return beam_search(model, SRC, config(beam=3, **options), BOS, EOS)[0][0]
+        return beam_search(model, SearchTask(SRC, config(beam=3, **options), BOS, EOS))[0][0]
     if name == "sampling":
         options |= {"sampling": True, "top_k": 1, "seed": 0}
     search = sample if name == "sampling" else greedy_decode
-    return search(model, SRC, config(**options), BOS, EOS)[0][0]
+    return search(model, SearchTask(SRC, config(**options), BOS, EOS))[0][0]
 
 
 @pytest.mark.parametrize("name", ["greedy", "beam", "sampling"])
@@ -53,7 +53,9 @@ def test_the_score_includes_the_penalty():
 def test_a_target_prefix_s_own_ids_are_never_penalised():
     model = HandModel(likes_three)
     options = config(penalized_ids=[3], script_penalty=5.0)
-    (hyp,) = greedy_decode(model, SRC, options, BOS, EOS, forced=forced_tokens([[3]]))[0]
+    (hyp,) = greedy_decode(model, SearchTask(SRC, options, BOS, EOS, forced=forced_tokens([[3]])))[
+        0
+    ]
     assert hyp.tokens == [3, 3]
     assert hyp.log_prob == pytest.approx(2 * math.log(0.6) + math.log(0.9))
 

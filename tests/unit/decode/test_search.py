@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from fanyi.decode import (
     Cancelled,
-    DecodeConfig,
+    SearchOptions,
+    SearchTask,
     beam_search,
     decode,
     greedy_decode,
@@ -85,8 +86,8 @@ def test_cached_beam_search_equals_the_uncached_reference(beam, alpha):
     """Beams are reordered and finished sources dropped at every step (``DecoderState.reorder``
     and ``select``): a cache that followed the wrong rows would change tokens and scores."""
     rows = [[5, 6, 7, 8, 9], [9, 4], [12, 13, 14], [7, 7, 10, 11, 12, 13, 4], [8]]
-    config = DecodeConfig(beam=beam, n_best=beam, length_penalty=alpha, max_len_a=0, max_len_b=8)
-    result = beam_search(MODEL, padded(rows), config, BOS, EOS)
+    config = SearchOptions(beam=beam, n_best=beam, length_penalty=alpha, max_len_a=0, max_len_b=8)
+    result = beam_search(MODEL, SearchTask(padded(rows), config, BOS, EOS))
     for row, hyps in zip(rows, result, strict=True):
         expected = reference_beam(row, beam, alpha, limit=8)
         assert [h.tokens for h in hyps] == [tokens for tokens, _ in expected]
@@ -99,7 +100,7 @@ def test_each_hypothesis_carries_its_own_cross_attention(beam):
     """The attention kept per hypothesis equals the last layer's head-mean cross-attention of the
     whole decoder re-run on that hypothesis alone."""
     rows = [[5, 6, 7, 8, 9], [9, 4], [12, 13, 14]]
-    config = DecodeConfig(beam=beam, n_best=beam, max_len_b=6, attention=True)
+    config = SearchOptions(beam=beam, n_best=beam, max_len_b=6, attention=True)
     for row, hyps in zip(rows, decode(MODEL, padded(rows), config, BOS, EOS), strict=True):
         src = torch.tensor([row])
         for hyp in hyps:
@@ -117,7 +118,7 @@ sources = st.lists(st.lists(st.integers(4, V - 1), min_size=1, max_size=9), min_
 @settings(max_examples=12, deadline=None)
 @given(rows=sources, beam=st.sampled_from([1, 3]), batch=st.integers(1, 4))
 def test_results_do_not_depend_on_batching(rows, beam, batch):
-    config = DecodeConfig(beam=beam, n_best=beam, max_len_a=1.0, max_len_b=3)
+    config = SearchOptions(beam=beam, n_best=beam, max_len_a=1.0, max_len_b=3)
     one_by_one = [decode(MODEL, padded([r]), config, BOS, EOS)[0] for r in rows]
     batched = []
     for i in range(0, len(rows), batch):
@@ -127,52 +128,52 @@ def test_results_do_not_depend_on_batching(rows, beam, batch):
 
 def test_beam_one_equals_greedy():
     src = padded([[5, 6, 7, 8], [9, 4], [12, 13, 14, 15, 4, 5, 6]])
-    config = DecodeConfig(beam=1, max_len_b=8)
-    beam = beam_search(MODEL, src, config, BOS, EOS)
-    greedy = greedy_decode(MODEL, src, config, BOS, EOS)
+    config = SearchOptions(beam=1, max_len_b=8)
+    beam = beam_search(MODEL, SearchTask(src, config, BOS, EOS))
+    greedy = greedy_decode(MODEL, SearchTask(src, config, BOS, EOS))
     assert [h[0].tokens for h in beam] == [h[0].tokens for h in greedy]
-    fixed = greedy_decode(MODEL, src, DecodeConfig(beam=1, max_len_a=0, max_len_b=10), BOS, EOS)
+    fixed_length = SearchOptions(beam=1, max_len_a=0, max_len_b=10)
+    fixed = greedy_decode(MODEL, SearchTask(src, fixed_length, BOS, EOS))
     assert [h[0].tokens for h in fixed] == greedy_search(MODEL, src, BOS, EOS, max_len=10)
 
 
 def test_workers_give_the_same_results(monkeypatch):
-    """A ``DecodeConfig``'s ``workers`` is decode's default (a benchmark once set it there and
-    decode ignored it); the parts really go to the workers' processes."""
+    """``workers`` splits the batch (its default, 1, does not); the parts really go to the
+    workers' processes."""
     parts = []
     monkeypatch.setattr(search_module, "in_parallel", spy(search_module.in_parallel, parts))
     src = padded([[5, 6, 7, 8], [9, 4], [12, 13, 14, 15, 4], [7], [8, 9, 10]])
     for beam in (1, 3):
-        one = decode(MODEL, src, DecodeConfig(beam=beam), BOS, EOS)
-        two = decode(MODEL, src, DecodeConfig(beam=beam, workers=2), BOS, EOS)
+        one = decode(MODEL, src, SearchOptions(beam=beam), BOS, EOS)
+        two = decode(MODEL, src, SearchOptions(beam=beam), BOS, EOS, workers=2)
         assert_same_results(one, two)
     assert parts == [2, 2]  # one split in two per search with workers, none without
-    decode(MODEL, src, DecodeConfig(workers=2), BOS, EOS, workers=1)  # the argument wins
-    assert parts == [2, 2]
 
 
 def spy(in_parallel, calls: list):
     """``in_parallel`` that records how many workers each call split the batch across."""
 
-    def recorded(search, model, src, config, ids, workers, *rest):
+    def recorded(search, model, task, workers):
         calls.append(workers)
-        return in_parallel(search, model, src, config, ids, workers, *rest)
+        return in_parallel(search, model, task, workers)
 
     return recorded
 
 
 def test_sampling_is_reproducible_with_a_seed_and_gives_n_samples():
     src = padded([[5, 6, 7], [9, 4]])
-    config = DecodeConfig(sampling=True, n_best=3, seed=7, max_len_b=6)
-    first, second = sample(MODEL, src, config, BOS, EOS), sample(MODEL, src, config, BOS, EOS)
+    config = SearchOptions(sampling=True, n_best=3, seed=7, max_len_b=6)
+    task = SearchTask(src, config, BOS, EOS)
+    first, second = sample(MODEL, task), sample(MODEL, task)
     assert_same_results(first, second)
     assert [len(hyps) for hyps in first] == [3, 3]
 
 
 def test_top_k_one_is_greedy():
     src = padded([[5, 6, 7], [9, 4], [10, 11, 12, 13]])
-    config = DecodeConfig(sampling=True, top_k=1, seed=1, max_len_b=6)
-    sampled = sample(MODEL, src, config, BOS, EOS)
-    greedy = greedy_decode(MODEL, src, DecodeConfig(beam=1, max_len_b=6), BOS, EOS)
+    config = SearchOptions(sampling=True, top_k=1, seed=1, max_len_b=6)
+    sampled = sample(MODEL, SearchTask(src, config, BOS, EOS))
+    greedy = greedy_decode(MODEL, SearchTask(src, SearchOptions(beam=1, max_len_b=6), BOS, EOS))
     assert [h[0].tokens for h in sampled] == [h[0].tokens for h in greedy]
 
 
@@ -186,8 +187,9 @@ def test_top_k_and_top_p_restrict_the_support():
     probs = first.exp()[ranked]
     n_nucleus = int((probs.cumsum(0) < 0.6).sum()) + 1  # smallest prefix reaching 0.6
     for options, allowed in [({"top_k": 2}, ranked[:2]), ({"top_p": 0.6}, ranked[:n_nucleus])]:
-        config = DecodeConfig(sampling=True, n_best=40, seed=3, max_len_b=1, **options)
-        firsts = {h.tokens[0] if h.tokens else EOS for h in sample(MODEL, src, config, BOS, EOS)[0]}
+        config = SearchOptions(sampling=True, n_best=40, seed=3, max_len_b=1, **options)
+        found = sample(MODEL, SearchTask(src, config, BOS, EOS))[0]
+        firsts = {h.tokens[0] if h.tokens else EOS for h in found}
         assert firsts <= set(allowed)
 
 
@@ -203,10 +205,10 @@ def test_long_input_raises_a_clear_error_or_is_split():
     model = peaked_model(max_len=12)
     src = padded([[5] * 20, [6, 7]])
     with pytest.raises(ValueError, match="long_input='split'"):
-        decode(model, src, DecodeConfig(beam=2, long_input="error"), BOS, EOS)
-    result = decode(model, src, DecodeConfig(beam=2, max_len_b=3), BOS, EOS)  # split: the default
+        decode(model, src, SearchOptions(beam=2, long_input="error"), BOS, EOS)
+    result = decode(model, src, SearchOptions(beam=2, max_len_b=3), BOS, EOS)  # split: the default
     assert len(result) == 2 and all(len(h) == 1 for h in result)
-    short = decode(model, padded([[6, 7]]), DecodeConfig(beam=2, max_len_b=3), BOS, EOS)
+    short = decode(model, padded([[6, 7]]), SearchOptions(beam=2, max_len_b=3), BOS, EOS)
     assert result[1][0].tokens == short[0][0].tokens
 
 
@@ -223,21 +225,21 @@ class StopAfter:
 
 
 @pytest.mark.parametrize(
-    "config",
+    ("config", "workers"),
     [
-        DecodeConfig(beam=1, min_len=8, max_len_a=0, max_len_b=8),
-        DecodeConfig(beam=3, min_len=8, max_len_a=0, max_len_b=8),
-        DecodeConfig(sampling=True, n_best=2, seed=1, min_len=8, max_len_a=0, max_len_b=8),
-        DecodeConfig(beam=2, min_len=8, max_len_a=0, max_len_b=8, workers=2),
+        (SearchOptions(beam=1, min_len=8, max_len_a=0, max_len_b=8), 1),
+        (SearchOptions(beam=3, min_len=8, max_len_a=0, max_len_b=8), 1),
+        (SearchOptions(sampling=True, n_best=2, seed=1, min_len=8, max_len_a=0, max_len_b=8), 1),
+        (SearchOptions(beam=2, min_len=8, max_len_a=0, max_len_b=8), 2),
     ],
     ids=["greedy", "beam", "sampling", "workers"],
 )
-def test_the_step_hook_runs_before_each_step_and_can_cancel(config):
+def test_the_step_hook_runs_before_each_step_and_can_cancel(config, workers):
     src = padded([[5, 6, 7], [8, 9]])
     count = StopAfter()
-    decode(MODEL, src, config, BOS, EOS, between_steps=count)
-    if config.workers == 1:
+    decode(MODEL, src, config, BOS, EOS, between_steps=count, workers=workers)
+    if workers == 1:
         assert count.calls == 9  # exactly 8 tokens, then EOS: nine steps
     with pytest.raises(Cancelled):
-        decode(MODEL, src, config, BOS, EOS, between_steps=StopAfter(limit=1))
-    assert decode(MODEL, src, config, BOS, EOS) is not None  # a fresh pool after a cancel
+        decode(MODEL, src, config, BOS, EOS, between_steps=StopAfter(limit=1), workers=workers)
+    assert decode(MODEL, src, config, BOS, EOS, workers=workers) is not None  # a fresh pool

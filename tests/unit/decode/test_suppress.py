@@ -9,8 +9,8 @@ import pytest
 import torch
 from hand_model import BOS, EOS, HandModel
 
-from fanyi.decode import DecodeConfig, beam_search, greedy_decode, sample
-from fanyi.decode.options import SearchOptions, for_target
+from fanyi.decode import SearchOptions, SearchTask, beam_search, greedy_decode, sample
+from fanyi.decode.options import for_target
 from fanyi.decode.prefix import forced_tokens
 from fanyi.text.lang import foreign_to
 
@@ -22,16 +22,18 @@ def likes_three(source: tuple[int, ...], prefix: tuple[int, ...]) -> dict[int, f
     return {EOS: 0.9, 5: 0.1} if len(prefix) >= 2 else {3: 0.6, 4: 0.3, 5: 0.08, EOS: 0.02}
 
 
-def config(**overrides) -> DecodeConfig:
-    return DecodeConfig(**{"max_len_a": 0.0, "max_len_b": 4, "length_penalty": 0.0, **overrides})
+def config(**overrides) -> SearchOptions:
+    return SearchOptions(**{"max_len_a": 0.0, "max_len_b": 4, "length_penalty": 0.0, **overrides})
 
 
 SEARCHES = {
-    "greedy": lambda c, **kw: greedy_decode(HandModel(likes_three), SRC, c, BOS, EOS, **kw),
-    "beam": lambda c, **kw: beam_search(
-        HandModel(likes_three), SRC, config(beam=3, **c), BOS, EOS, **kw
+    "greedy": lambda c, **kw: greedy_decode(
+        HandModel(likes_three), SearchTask(SRC, c, BOS, EOS, **kw)
     ),
-    "sampling": lambda c, **kw: sample(HandModel(likes_three), SRC, c, BOS, EOS, **kw),
+    "beam": lambda c, **kw: beam_search(
+        HandModel(likes_three), SearchTask(SRC, config(beam=3, **c), BOS, EOS, **kw)
+    ),
+    "sampling": lambda c, **kw: sample(HandModel(likes_three), SearchTask(SRC, c, BOS, EOS, **kw)),
 }
 
 
@@ -52,7 +54,7 @@ def test_a_suppressed_id_is_never_generated(name):
 
 def test_the_score_is_the_model_s_own_log_probability():
     c = config(beam=3, suppress_ids=[3])
-    (hyp,) = beam_search(HandModel(likes_three), SRC, c, BOS, EOS)[0]
+    (hyp,) = beam_search(HandModel(likes_three), SearchTask(SRC, c, BOS, EOS))[0]
     assert hyp.log_prob == pytest.approx(2 * math.log(0.3) + math.log(0.9))
 
 
@@ -61,7 +63,9 @@ def test_a_target_prefix_s_own_ids_stay_allowed():
     whole search (after the prefix too)."""
     forced = forced_tokens([[3]])
     model = HandModel(likes_three)
-    (hyp,) = greedy_decode(model, SRC, config(suppress_ids=[3, 5]), BOS, EOS, forced=forced)[0]
+    (hyp,) = greedy_decode(
+        model, SearchTask(SRC, config(suppress_ids=[3, 5]), BOS, EOS, forced=forced)
+    )[0]
     assert hyp.tokens == [3, 3]
     assert hyp.log_prob == pytest.approx(2 * math.log(0.6) + math.log(0.9))
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from fanyi.data import ParallelDataset
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.decode.ensemble import Ensemble
 from fanyi.decode.rerank import log_likelihoods
 from fanyi.train import LabelSmoothingLoss, StepSettings, TrainContext
@@ -18,14 +18,15 @@ from tiny_model import tiny_model
 
 SRC = torch.tensor([[5, 6, 7, 8, 3], [9, 10, 3, 0, 0], [11, 3, 0, 0, 0]])
 SEARCHES = {
-    "greedy": DecodeConfig(beam=1),
-    "beam": DecodeConfig(beam=3),
-    "n-best": DecodeConfig(beam=3, n_best=3, attention=True),
-    "greedy attention": DecodeConfig(beam=1, attention=True),
-    "sampling": DecodeConfig(sampling=True, n_best=2, seed=1, top_k=5, top_p=0.9),
-    "min_len": DecodeConfig(beam=2, min_len=3, max_len_a=0.0, max_len_b=4),
-    "workers": DecodeConfig(beam=2, workers=2),
+    "greedy": SearchOptions(beam=1),
+    "beam": SearchOptions(beam=3),
+    "n-best": SearchOptions(beam=3, n_best=3, attention=True),
+    "greedy attention": SearchOptions(beam=1, attention=True),
+    "sampling": SearchOptions(sampling=True, n_best=2, seed=1, top_k=5, top_p=0.9),
+    "min_len": SearchOptions(beam=2, min_len=3, max_len_a=0.0, max_len_b=4),
+    "workers": SearchOptions(beam=2),
 }
+WORKERS = {"workers": 2}  # the searches split across processes
 
 
 def test_the_check_catches_a_tensor_made_without_a_device():
@@ -35,24 +36,24 @@ def test_the_check_catches_a_tensor_made_without_a_device():
 
 @pytest.mark.parametrize("name", SEARCHES)
 def test_every_search_makes_its_tensors_on_the_input_device(name):
-    model, config = tiny_model(), SEARCHES[name]
-    expected = decode(model, SRC, config)
+    model, config, workers = tiny_model(), SEARCHES[name], WORKERS.get(name, 1)
+    expected = decode(model, SRC, config, workers=workers)
     with foreign_device():
-        found = decode(model, SRC, config)
+        found = decode(model, SRC, config, workers=workers)
     assert [[h.tokens for h in hs] for hs in found] == [[h.tokens for h in hs] for hs in expected]
 
 
 def test_long_sources_are_split_on_the_input_device():
     model = tiny_model(max_len=4)
     with foreign_device():
-        found = decode(model, SRC, DecodeConfig(beam=2, long_input="split"))
+        found = decode(model, SRC, SearchOptions(beam=2, long_input="split"))
     assert len(found) == len(SRC)
 
 
 def test_an_ensemble_decodes_on_the_input_device():
     ensemble = Ensemble([tiny_model(0), tiny_model(1)]).eval()
     with foreign_device():
-        found = decode(ensemble, SRC, DecodeConfig(beam=2))
+        found = decode(ensemble, SRC, SearchOptions(beam=2))
         scores = log_likelihoods(ensemble, [[5, 6, 3], [7, 3]], [[8, 9], [10]])
     assert len(found) == len(SRC) and len(scores) == 2
 
@@ -76,5 +77,5 @@ def test_a_seeded_sample_draws_on_a_generator_of_the_input_device(monkeypatch):
         return generator(device or "cpu")
 
     monkeypatch.setattr(torch, "Generator", recorded)
-    decode(tiny_model(), SRC, DecodeConfig(sampling=True, seed=1))
+    decode(tiny_model(), SRC, SearchOptions(sampling=True, seed=1))
     assert made == [SRC.device]

@@ -1,4 +1,4 @@
-"""The compiled variant (``model/inference/compiled.py``, ``DecodeConfig.compile``) equals the
+"""The compiled variant (``model/inference/compiled.py``, ``LoadOptions.compile``) equals the
 plain model: its steps decode the very tokens of the eager ones, with their scores to 1e-4, in
 fp32 (exact comparisons in fp32 hold on AVX2, AVX-512 and AMX hosts alike).
 
@@ -13,7 +13,7 @@ import sys
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import LoadOptions, SearchOptions, decode
 from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference.compiled import CompiledDecoder, compile_decoder
 from tiny_model import peaked_model
@@ -40,9 +40,9 @@ def sources() -> torch.Tensor:
 @pytest.mark.parametrize("beam", [1, 3])
 def test_compiled_steps_decode_like_eager_ones(model, beam, device):
     """On the test device: the CPU here, CUDA in scripts/gpu-check.sh (Triton kernels there)."""
-    config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=12, dtype="fp32")
+    config = SearchOptions(beam=beam, max_len_a=0.0, max_len_b=12)
     model = copy.deepcopy(model).to(device)
-    compiled = prepare_model(model, DecodeConfig(**{**config.__dict__, "compile": True}))
+    compiled = prepare_model(model, "fp32", compile=True)
     assert isinstance(compiled.decoder, CompiledDecoder)
     assert not isinstance(model.decoder, CompiledDecoder)  # the original is untouched
     calls = []
@@ -59,7 +59,7 @@ def test_compiled_steps_decode_like_eager_ones(model, beam, device):
 @needs_compiler
 def test_steps_that_need_attention_weights_run_eagerly(model):
     """Attention weights (``attention: true``) are not compiled for: those steps run eagerly."""
-    config = DecodeConfig(beam=1, max_len_a=0.0, max_len_b=6, dtype="fp32", attention=True)
+    config = SearchOptions(beam=1, max_len_a=0.0, max_len_b=6, attention=True)
     compiled = compile_decoder(model)
     compiled.decoder.compiled_step = None  # would raise if called
     got = decode(compiled, sources(), config, BOS, EOS)
@@ -74,7 +74,7 @@ def test_one_source_or_one_row_decodes_eagerly(model):
     compiled = compile_decoder(model)
     compiled.decoder.compiled_step = None  # would raise if called
     for beam in (1, 3):
-        config = DecodeConfig(beam=beam, max_len_a=0.0, max_len_b=6, dtype="fp32")
+        config = SearchOptions(beam=beam, max_len_a=0.0, max_len_b=6)
         got = decode(compiled, sources()[:1], config, BOS, EOS)
         assert got[0][0].tokens == decode(model, sources()[:1], config, BOS, EOS)[0][0].tokens
 
@@ -87,8 +87,8 @@ def test_compile_needs_a_compiler(model, monkeypatch):
 
 def test_compile_takes_fp32_or_bf16():
     with pytest.raises(ValueError, match="not int8"):
-        DecodeConfig(dtype="int8", compile=True)
-    assert DecodeConfig(compile=True).dtype == "auto"  # auto then never chooses int8
+        LoadOptions(dtype="int8", compile=True)
+    assert LoadOptions(compile=True).dtype == "auto"  # auto then never chooses int8
 
 
 def test_decoding_without_compile_never_imports_torch_compile():

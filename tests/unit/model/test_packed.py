@@ -6,7 +6,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.decode.ensemble import Ensemble
 from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference import PackedLinear, packed_float32
@@ -53,7 +53,7 @@ def linear_maps(model: torch.nn.Module) -> tuple[int, int]:
 def test_an_fp32_model_prepared_on_a_cpu_is_a_packed_copy():
     model = peaked_model()
     before = linear_maps(model)
-    for prepared in (prepare_model(model, DecodeConfig(dtype="fp32")), packed_float32(model)):
+    for prepared in (prepare_model(model, "fp32"), packed_float32(model)):
         assert prepared is not model and linear_maps(prepared)[0] == 0
         assert linear_maps(prepared)[1] > 0 and not prepared.training
     assert linear_maps(model) == before  # the original is untouched
@@ -66,9 +66,9 @@ def test_a_packed_fp32_model_decodes_the_plain_model_s_tokens(beam):
     model = peaked_model()
     src = torch.randint(4, 64, (6, 12), generator=torch.Generator().manual_seed(1))
     src[0, 7:] = 0  # a padded source
-    config = DecodeConfig(beam=beam, n_best=beam, max_len_a=0.0, max_len_b=12, dtype="fp32")
+    config = SearchOptions(beam=beam, n_best=beam, max_len_a=0.0, max_len_b=12)
     expected = decode(model, src, config, BOS, EOS)
-    got = decode(prepare_model(model, config), src, config, BOS, EOS)
+    got = decode(prepare_model(model, "fp32"), src, config, BOS, EOS)
     for want, have in zip(expected, got, strict=True):
         assert [h.tokens for h in have] == [h.tokens for h in want]
         assert [h.score for h in have] == pytest.approx([h.score for h in want], abs=1e-4)
@@ -81,11 +81,11 @@ def test_a_prepared_model_can_be_prepared_again(dtype):
     ensemble may be made of prepared models: oneDNN's opaque weights cannot be copied as they
     are, so conversions start from the plain maps (``plain_copy``), exactly those of the model."""
     model = peaked_model()
-    packed = prepare_model(model, DecodeConfig(dtype="fp32"))
+    packed = prepare_model(model, "fp32")
     src = torch.randint(4, 64, (4, 12), generator=torch.Generator().manual_seed(2))
-    config = DecodeConfig(beam=2, max_len_a=0.0, max_len_b=10, dtype=dtype)
-    again = prepare_model(Ensemble([packed, packed]), config)
-    once = prepare_model(Ensemble([model, model]), config)
+    config = SearchOptions(beam=2, max_len_a=0.0, max_len_b=10)
+    again = prepare_model(Ensemble([packed, packed]), dtype)
+    once = prepare_model(Ensemble([model, model]), dtype)
     assert all(m is not packed for m in again.members())
     plain = plain_copy(packed)
     assert linear_maps(plain)[1] == 0 and linear_maps(packed)[0] == 0  # the packed one untouched

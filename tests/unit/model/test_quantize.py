@@ -12,7 +12,7 @@ import copy
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference import PackedLinear, quantize_int8, to_bfloat16
 from fanyi.model.inference.split_attention import CrossAttention, split_cross_attention
@@ -54,7 +54,7 @@ def test_split_attention_decodes_exactly_as_the_stacked_one_in_fp32(model):
         teacher_forced_logits(split, src, tgt), teacher_forced_logits(model, src, tgt)
     )
     for beam in (1, 3):
-        config = DecodeConfig(beam=beam, n_best=beam, max_len_a=0.0, max_len_b=12, dtype="fp32")
+        config = SearchOptions(beam=beam, n_best=beam, max_len_a=0.0, max_len_b=12)
         expected, got = decode(model, src, config, BOS, EOS), decode(split, src, config, BOS, EOS)
         for want, have in zip(expected, got, strict=True):
             assert [h.tokens for h in have] == [h.tokens for h in want]
@@ -85,9 +85,9 @@ def test_a_variant_equals_fp32_within_its_precision(model, dtype, convert):
 @pytest.mark.parametrize("dtype", ["bf16", "int8"])
 def test_a_prepared_model_decodes_like_fp32(model, dtype):
     src, _ = sources(6)
-    config = DecodeConfig(beam=3, max_len_a=0.0, max_len_b=8, dtype=dtype)
-    fast = prepare_model(model, config)
-    expected = decode(model, src, DecodeConfig(beam=3, max_len_a=0.0, max_len_b=8), BOS, EOS)
+    config = SearchOptions(beam=3, max_len_a=0.0, max_len_b=8)
+    fast = prepare_model(model, dtype)
+    expected = decode(model, src, config, BOS, EOS)
     got = decode(fast, src, config, BOS, EOS)
     first_tokens = [(e[0].tokens[:3], g[0].tokens[:3]) for e, g in zip(expected, got, strict=True)]
     assert sum(e == g for e, g in first_tokens) >= len(first_tokens) // 2

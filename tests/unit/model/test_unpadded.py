@@ -5,7 +5,7 @@ at padding, and the same translations."""
 import pytest
 import torch
 
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.model import transformer
 from fanyi.model.masks import padding_mask
 from fanyi.model.unpadded import Unpadded
@@ -49,7 +49,7 @@ def test_the_memory_of_every_token_is_that_of_the_padded_batch(norm):
 @pytest.mark.parametrize("beam", [1, 3])
 def test_translations_are_those_of_the_padded_encoder(beam, monkeypatch):
     model, src = peaked_model(), ragged_sources()
-    config = DecodeConfig(beam=beam, n_best=beam, max_len_a=0.0, max_len_b=10, dtype="fp32")
+    config = SearchOptions(beam=beam, n_best=beam, max_len_a=0.0, max_len_b=10)
     batches = []
     monkeypatch.setattr(
         transformer, "Unpadded", lambda mask: batches.append(mask) or Unpadded(mask)

@@ -1,10 +1,10 @@
-"""Validation's greedy translations are the decoder's: DecodeConfig's greedy search within its
+"""Validation's greedy translations are the decoder's: SearchOptions' greedy search within its
 length limits (max_len_a · |src| + max_len_b), not a limit of validation's own."""
 
 import torch
 
 from fanyi.data import EOS_ID, ParallelDataset
-from fanyi.decode import DecodeConfig, decode
+from fanyi.decode import SearchOptions, decode
 from fanyi.train import LabelSmoothingLoss, StepSettings, TrainContext
 from fanyi.train.distributed import Distributed
 from fanyi.train.step import adam
@@ -25,7 +25,7 @@ def test_validation_decodes_as_the_decoder_does_within_its_limits():
     )
     dev = ParallelDataset(SOURCES, [[4]] * len(SOURCES))
     found = dev_translations(ctx, dev, None, max_tokens=1)  # one source per batch
-    config = DecodeConfig(beam=1, length_penalty=0.0)
+    config = SearchOptions(beam=1, length_penalty=0.0)
     rows = [[*source, EOS_ID] for source in SOURCES]
     limits = [int(config.max_len_a * len(row) + config.max_len_b) for row in rows]
     for row, tokens, limit in zip(rows, found, limits, strict=True):
