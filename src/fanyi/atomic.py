@@ -14,6 +14,7 @@ import ctypes
 import errno
 import json
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -43,17 +44,27 @@ def staged_dir(path: Path) -> Iterator[Path]:
 
 
 def replace_dir(new: Path, path: Path) -> None:
-    """Put directory ``new`` at ``path``, replacing what is there (a directory or nothing)."""
-    if not path.exists():
+    """Put directory ``new`` at ``path``, replacing what is there (a directory, or a link or file
+    the caller chose to replace, or nothing)."""
+    if not os.path.lexists(path):
         os.replace(new, path)
     elif exchange(new, path):
-        shutil.rmtree(new)  # the old directory, under the temporary name since the swap
+        remove(new)  # what was at ``path``, under the temporary name since the swap
     else:
         aside = path.with_name(f".{path.name}.old")
-        shutil.rmtree(aside, ignore_errors=True)
+        remove(aside)
         os.replace(path, aside)
         os.replace(new, path)
-        shutil.rmtree(aside)
+        remove(aside)
+
+
+def remove(path: Path) -> None:
+    """Remove ``path`` whatever it is: a directory with its contents, or a file or link (a
+    link's target is never touched); nothing there is not an error."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
 
 
 def exchange(a: Path, b: Path) -> bool:
@@ -94,10 +105,25 @@ def write_json_atomic(path: Path, value: Any) -> None:
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` (UTF-8): temporary file in the same directory, then rename."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data``: a temporary file of its own in the same directory, flushed,
+    then renamed over it; a failure (a full disk) removes the temporary file and names
+    ``path``."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        tmp.unlink(missing_ok=True)
+        raise OSError(error.errno, f"writing {path}: {error.strerror or error}") from error
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     fsync(path.parent)

@@ -22,9 +22,10 @@ from pathlib import Path
 
 import yaml
 
-from .atomic import fsync_files, replace_dir, staged_dir
+from .atomic import staged_dir
 from .filenames import CONFIG_FILE, MODEL_FILE
-from .model_dir import ENSEMBLE_KEY, claim_output, read_checkpoint
+from .model_dir import ENSEMBLE_KEY, read_checkpoint
+from .outputs import claim_dir, publish_dir
 from .sections import Checkpoint, read_yaml
 from .text.recase import table_beside
 
@@ -86,13 +87,13 @@ def write_ensemble_dir(
 ) -> Path:
     """Copy each model (a model directory, or a run's best checkpoint) into ensemble directory
     ``out``, written complete under a temporary name and then renamed into place (over a model
-    only with ``overwrite``: ``claim_output``). Its decoding
+    only with ``overwrite``, and only one fanyi wrote: ``outputs.claim_dir``). Its decoding
     defaults start as the first model's: tune them for the ensemble with ``fanyi tune``."""
     if len(models) < 2:
         raise ValueError("an ensemble needs at least two models")
+    out = claim_dir(out, overwrite)
     checkpoints = [read_checkpoint(model) for model in models]
     check_members(checkpoints)
-    out = claim_output(out, overwrite)
     names = [MEMBER.format(i) for i in range(1, len(models) + 1)]
     with staged_dir(out) as tmp:
         for name, checkpoint in zip(names, checkpoints, strict=True):
@@ -107,11 +108,9 @@ def write_ensemble_dir(
                 ]
             ):
                 shutil.copyfile(path, tmp / name / path.name)
-            fsync_files(tmp / name)
         sections = {ENSEMBLE_KEY: names, "decode": checkpoints[0].decode}
         (tmp / CONFIG_FILE).write_text(yaml.safe_dump(sections, sort_keys=False), encoding="utf-8")
-        fsync_files(tmp)
-        replace_dir(tmp, out)
+        publish_dir(tmp, out)
     return out
 
 

@@ -18,6 +18,9 @@ LOG_FILE = "log.jsonl"  # one record per logged window and per validation
 TRAIN_CONFIG_FILE = "train.yaml"  # a recipe's merged training config
 AVERAGED_DIR = "averaged"  # default output of `fanyi average RUN`
 
+# --- every folder a command writes whole (outputs.py) ---
+OUTPUT_MARKER = ".fanyi-output.json"  # the files fanyi wrote there: what --overwrite may replace
+
 # --- this host's cache (engines/dtype.py) ---
 DTYPE_CACHE_FILE = "dtype.json"  # the dtype `auto` chose per model, CPU, torch and threads
 

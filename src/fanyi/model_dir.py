@@ -13,8 +13,8 @@ loading one can run code. What ``config.yaml`` says, typed, is a ``sections.Chec
 
 from __future__ import annotations
 
+import errno
 import json
-import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +26,7 @@ from safetensors import SafetensorError, safe_open
 from safetensors.torch import save_file
 from torch import Tensor
 
-from .atomic import fsync, fsync_files, replace_dir, staged_dir, write_json_atomic
+from .atomic import fsync, staged_dir, write_json_atomic, write_text_atomic
 from .filenames import (
     AVERAGED_DIR,
     CONFIG_FILE,
@@ -35,9 +35,11 @@ from .filenames import (
     INDEX_FILE,
     MODEL_FILE,
 )
+from .inputs import check_regular, read_json
 from .int8_storage import from_stored, to_int8_rows
-from .model import Transformer, build_model
-from .sections import SAFE_LOADER, Checkpoint, read_config, read_sections, read_yaml
+from .model import ModelConfig, Transformer, build_model
+from .outputs import claim_dir, publish_dir
+from .sections import Checkpoint, read_config, read_sections, read_yaml
 from .text.recase import table_beside
 
 ENSEMBLE_KEY = "ensemble"  # config.yaml of an ensemble directory: its members (ensemble_dir.py)
@@ -80,7 +82,10 @@ def write_model_dir(
         if int8:
             tensors, quantized = to_int8_rows(tensors)
             metadata |= quantized
-        save_file(tensors, tmp / MODEL_FILE, metadata=metadata)
+        try:
+            save_file(tensors, tmp / MODEL_FILE, metadata=metadata)
+        except SafetensorError as error:  # how safetensors reports a full disk
+            raise OSError(errno.EIO, str(error)) from error
         for vocab_file in dict.fromkeys([*vocab_files, *table_beside(vocab_files)]):
             shutil.copyfile(vocab_file, tmp / Path(vocab_file).name)
         (tmp / CONFIG_FILE).write_text(
@@ -88,37 +93,9 @@ def write_model_dir(
         )
         if extra is not None:
             extra(tmp)
-        fsync_files(tmp)
-        replace_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
+        publish_dir(tmp, path)  # in one step, even over the run's `last` (a resumed, rewound run)
     fsync(path.parent)
     return path
-
-
-def claim_output(path: str | Path, overwrite: bool) -> Path:
-    """``path`` checked before a command writes a model directory there: refused if it holds
-    anything but a fanyi model, and if it holds one unless ``overwrite`` (a command never deletes
-    what it did not write). A missing or empty directory is free."""
-    path = Path(path)
-    if not path.exists() or (path.is_dir() and not any(path.iterdir())):
-        return path
-    if not holds_model(path):
-        raise ValueError(
-            f"{path} exists and does not hold a fanyi model; choose another output directory"
-        )
-    if not overwrite:
-        raise ValueError(f"{path} holds a fanyi model; add --overwrite to replace it")
-    return path
-
-
-def holds_model(path: Path) -> bool:
-    """Whether directory ``path`` is a fanyi model or ensemble directory (by its config.yaml)."""
-    try:
-        sections = yaml.load((path / CONFIG_FILE).read_text(encoding="utf-8"), SAFE_LOADER)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    if not isinstance(sections, dict):
-        return False
-    return ENSEMBLE_KEY in sections or {"model", "vocab"} <= sections.keys()
 
 
 def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
@@ -129,13 +106,7 @@ def write_decode_defaults(path: str | Path, values: dict[str, Any]) -> None:
     if ENSEMBLE_KEY not in sections:
         sections = read_sections(config)
     sections["decode"] = {**(sections.get("decode") or {}), **values}
-    tmp = config.with_name(f".{config.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        yaml.safe_dump(sections, f, sort_keys=False, allow_unicode=True)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, config)
-    fsync(config.parent)
+    write_text_atomic(config, yaml.safe_dump(sections, sort_keys=False, allow_unicode=True))
 
 
 # --- reading ---
@@ -160,6 +131,8 @@ def refuse_pickle(path: Path) -> None:
 
 
 def read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
+    """The tensors and metadata of safetensors file ``path`` (a regular file, not a pickle)."""
+    check_regular(path)
     refuse_pickle(path)
     try:
         with safe_open(str(path), framework="pt", device="cpu") as f:  # moved by the reader
@@ -181,7 +154,7 @@ def resolve(path: str | Path, which: str = "best") -> Path:
         index = read_index(path)
         name = index.get(which) or index["last"]
         if name:
-            return path / name
+            return inside_run(path, name)
     if (path / CONFIG_FILE).is_file() and ENSEMBLE_KEY in read_yaml(path / CONFIG_FILE):
         raise ValueError(
             f"{path} is an ensemble of several models; this takes one model: give one of its "
@@ -239,9 +212,21 @@ def load_model(
 ) -> tuple[Transformer, Checkpoint]:
     """The trained model (in eval mode) and its configs, from a model or run directory."""
     checkpoint = read_checkpoint(model_dir)
-    model = build_model(checkpoint.model, initialise=False)  # every weight is loaded next
-    load_into(model, read_state_dict(checkpoint.path), checkpoint.path / MODEL_FILE)
+    state = read_state_dict(checkpoint.path)
+    model = checked_model(checkpoint.model, state, checkpoint.path / MODEL_FILE)
     return model.to(device=device, dtype=dtype).eval(), checkpoint
+
+
+def checked_model(config: ModelConfig, state: dict[str, Tensor], source: Path) -> Transformer:
+    """The model ``config`` holding ``state``, whose names and shapes are checked against the
+    config on a model of meta tensors first: a config cannot make fanyi allocate more than the
+    weights ``source`` holds."""
+    with torch.device("meta"):
+        skeleton = build_model(config, initialise=False)
+    load_into(skeleton, {k: t.to("meta") for k, t in state.items()}, source)
+    model = build_model(config, initialise=False)  # every weight is loaded next
+    load_into(model, state, source)
+    return model
 
 
 def average_checkpoints(paths: Sequence[str | Path]) -> dict[str, Tensor]:
@@ -269,10 +254,7 @@ def read_index(run_dir: str | Path) -> dict[str, Any]:
     path = Path(run_dir) / INDEX_FILE
     if not path.is_file():
         return {"last": None, "best": None, "kept": []}
-    try:
-        index = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"{path}: not JSON ({error})") from None
+    index = read_json(path)
     shape = '{"last": NAME, "best": NAME, "kept": [NAME, ...]}'
     if not isinstance(index, dict) or not isinstance(index.get("kept", []), list):
         raise ValueError(f"{path}: expected {shape}, not {json.dumps(index)[:60]}")
@@ -281,6 +263,14 @@ def read_index(run_dir: str | Path) -> dict[str, Any]:
         if name is not None and not _checkpoint_name(name):
             raise ValueError(f"{path}: {name!r} is not the name of a checkpoint inside the run")
     return found
+
+
+def inside_run(run_dir: Path, name: str) -> Path:
+    """Checkpoint ``name`` of ``run_dir``, refused when a link takes it outside the run."""
+    home = run_dir.resolve()
+    if not (run_dir / name).resolve().is_relative_to(home):
+        raise ValueError(f"{run_dir / name} leads outside the run directory {run_dir}")
+    return run_dir / name
 
 
 def _checkpoint_name(name: object) -> bool:
@@ -318,11 +308,11 @@ def average_run(
     to the dtype asked for.
     """
     run_dir = Path(run_dir)
-    out = claim_output(Path(out) if out else run_dir / AVERAGED_DIR, overwrite)
+    out = claim_dir(Path(out) if out else run_dir / AVERAGED_DIR, overwrite)
     kept = read_index(run_dir)["kept"]
     if len(kept) < last:
         raise ValueError(f"{run_dir} keeps {len(kept)} checkpoint(s), fewer than --last {last}")
-    chosen = [run_dir / name for name in kept[-last:]]
+    chosen = [inside_run(run_dir, name) for name in kept[-last:]]
     return _write_average(chosen, chosen[-1], [p.name for p in chosen], out, dtype)
 
 
@@ -337,7 +327,7 @@ def average_models(
     of one config and vocabulary, each fine-tuned from the same one (a run directory stands for
     its best checkpoint). ``out`` takes the first model's configs, decoding defaults included,
     and records ``labels`` (default the paths) as what it was averaged from."""
-    out = claim_output(out, overwrite)
+    out = claim_dir(out, overwrite)
     chosen = [resolve(p) for p in paths]
     vocab = vocab_bytes(chosen[0])
     for path in chosen[1:]:
@@ -360,7 +350,7 @@ def _write_average(
     checkpoint = read_checkpoint(template)
     model = build_model(checkpoint.model)
     load_into(model, average_checkpoints(chosen), template / MODEL_FILE)
-    sections = yaml.load((template / CONFIG_FILE).read_text(encoding="utf-8"), SAFE_LOADER)
+    sections = read_yaml(template / CONFIG_FILE)
     sections["checkpoint"] = {
         **sections.get("checkpoint", {}),
         "metrics": {},

@@ -84,7 +84,8 @@ def test_back_translated_pairs_sentences_with_their_translations(tmp_path, capsy
     ]
     assert json.loads((out / "report.json").read_text())["empty_translation"] == 1
     (mono / "mono.zh").write_text("股票下跌了。\n", encoding="utf-8")  # a translation run cut off
-    assert main(["data", "back-translated", str(mono), "-o", str(out), "--model", "m1"]) != 0
+    again = ["data", "back-translated", str(mono), "-o", str(out), "--model", "m1", "--overwrite"]
+    assert main(again) != 0
     assert "3 sentences, 3 origins, 1 translations" in capsys.readouterr().err
 
 

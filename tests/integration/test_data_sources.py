@@ -96,7 +96,7 @@ def test_a_bare_clone_is_read_and_a_missing_one_is_cloned(tmp_path, monkeypatch)
     assert main(argv) == 0
     assert (cache / "python-docs.git" / "HEAD").is_file()
     assert (tmp_path / "a" / "train.tsv").read_text() == (tmp_path / "b" / "train.tsv").read_text()
-    assert main(argv) == 0  # a second run fetches into the clone it made
+    assert main([*argv, "--overwrite"]) == 0  # a second run fetches into the clone it made
 
 
 def test_3am_keeps_its_own_split_from_a_plain_folder(tmp_path):

@@ -1,6 +1,7 @@
 """Commands that write a model directory never delete what they did not write: a directory that
-holds anything but a fanyi model is refused, a fanyi model is replaced only with ``--overwrite``,
-and a write that fails leaves no half-written directory behind and names the destination."""
+holds anything fanyi did not write is refused, a fanyi model is replaced only with
+``--overwrite``, and a write that fails leaves no half-written directory behind and names the
+destination."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_a_users_directory_is_refused_and_kept(commands, command, tmp_path, caps
     (out / "MY_THESIS.txt").write_text("precious", encoding="utf-8")
     for extra in ([], ["--overwrite"]):
         assert main([*commands[command], "-o", str(out), *extra]) == 2
-        assert "does not hold a fanyi model" in capsys.readouterr().err
+        assert "fanyi did not write" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["MY_THESIS.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary directory left
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 
 from ..data.build.cedict import LICENSE as CEDICT_LICENSE
 from ..data.build.cedict import build_cedict
@@ -23,6 +24,8 @@ from ..data.build.monolingual import (
 )
 from ..data.build.opus import API, build_opus
 from ..data.build.registry import SOURCES, build_source
+from ..outputs import OVERWRITE_HELP
+from .flags import switch
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -47,6 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "hsk", help=f"write the HSK sentences ({PACKAGE}, {LICENSE}) as a Tatoeba-style TSV"
     )
     hsk.add_argument("-o", "--output", required=True, help="the TSV file to write")
+    switch(hsk, "--overwrite", "replace the -o file if it exists")
     hsk.set_defaults(func=run_hsk)
     for source in SOURCES.values():
         add_source_parser(commands, source.name, source.description, source.license)
@@ -113,6 +117,7 @@ def add_back_translation_parsers(commands: argparse._SubParsersAction) -> None:
             "mono", metavar="MONO", help="the folder fanyi data news-mono or leipzig-news wrote"
         )
         paired.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+        switch(paired, "--overwrite", OVERWRITE_HELP)
         paired.add_argument(
             "--translations",
             help="the translations (default MONO/mono.zh, or MONO/mono.en for Chinese originals)",
@@ -132,8 +137,9 @@ def add_mono_parser(
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    """-o DIR and --cache-dir, as every corpus source takes them."""
+    """-o DIR, --overwrite and --cache-dir, as every corpus source takes them."""
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
+    switch(parser, "--overwrite", OVERWRITE_HELP)
     parser.add_argument(
         "--cache-dir", help="cache folder (default: $FANYI_CACHE or ~/.cache/fanyi)"
     )
@@ -171,29 +177,42 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_hsk(args: argparse.Namespace) -> int:
-    count = write_hsk_tsv(args.output)
+    count = write_hsk_tsv(args.output, args.overwrite)
     print(f"wrote {count} pairs to {args.output} ({PACKAGE}, {LICENSE}: credit it if you share)")
     return 0
 
 
 def run_source(args: argparse.Namespace) -> int:
+    if args.branches is not None:
+        branches_pattern(args.branches)
+    cache = cache_dir(args.cache_dir)
     counts = build_source(
-        args.source, args.output, args.local, cache_dir(args.cache_dir), args.branches
+        args.source, args.output, args.local, cache, args.branches, args.overwrite
     )
     for role, count in counts.items():
         print(f"{args.output}/{role}.tsv\t{count} pairs")
     return 0
 
 
+def branches_pattern(pattern: str) -> re.Pattern[str]:
+    """``--branches``, compiled: a one-line error for what is not a regular expression."""
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"--branches {pattern!r} is not a regular expression: {error}") from None
+
+
 def run_opus(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    count = build_opus(args.corpus, args.output, args.api, cache_dir(args.cache_dir))
+    count = build_opus(
+        args.corpus, args.output, args.api, cache_dir(args.cache_dir), args.overwrite
+    )
     print(f"{args.output}/train.tsv\t{count} pairs")
     return 0
 
 
 def run_cedict(args: argparse.Namespace) -> int:
-    count = build_cedict(args.output, args.local, cache_dir(args.cache_dir))
+    count = build_cedict(args.output, args.local, cache_dir(args.cache_dir), args.overwrite)
     print(f"{args.output}/train.tsv\t{count} pairs ({CEDICT_LICENSE}: credit it if you share)")
     return 0
 
@@ -206,13 +225,15 @@ MONO_SOURCES = {  # name: how it is built, the file it writes, its terms
 
 def run_mono(args: argparse.Namespace) -> int:
     build, written, terms = MONO_SOURCES[args.source]
-    count = build(args.output, args.local, cache_dir(args.cache_dir))
+    count = build(args.output, args.local, cache_dir(args.cache_dir), args.overwrite)
     print(f"{args.output}/{written}\t{count} sentences ({terms})")
     return 0
 
 
 def run_translated(args: argparse.Namespace) -> int:
-    counts = pair_translations(args.mono, args.output, args.translations, args.model, args.use)
+    counts = pair_translations(
+        args.mono, args.output, args.translations, args.model, args.use, args.overwrite
+    )
     print(
         f"{args.output}/train.tsv\t{counts['pairs']} pairs "
         f"({counts['empty_translation']} empty translations dropped)"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..data.manifest import read_pairs
 from ..evaluate import evaluate
+from ..outputs import claim_file, write_file
 from ..scores import Scores, score
 from .flags import deprecated, switch
 from .translate import add_model_arguments, load_translator
@@ -41,20 +42,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--hyp", metavar="FILE", help="score this output instead of translating")
     parser.add_argument("-o", "--output", metavar="FILE", help="also write the translations here")
+    switch(parser, "--overwrite", "replace the -o file if it exists")
     deprecated(parser, "--out", "-o/--output", "output", metavar="FILE")
     switch(parser, "--json", "print one JSON object")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    writes = args.output is not None and args.hyp is None
+    output = claim_file(args.output, args.overwrite) if writes else None  # before the work
     sources, references, to = _test_set(args)
     if args.hyp is not None:
         hypotheses = _lines(args.hyp)
         scores = score(hypotheses, references, to)
     else:
         hypotheses, scores = evaluate(load_translator(args), sources, references, to)
-        if args.output:
-            Path(args.output).write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
+        if output is not None:
+            write_file(output, "".join(f"{h}\n" for h in hypotheses))
     print(_report(scores, args.json))
     return 0
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 
-from ..translate.config import model_decode_config
 from ..ensemble_dir import first_member
 from ..interop.export_ct2 import DTYPES, export_ctranslate2
 from ..interop.export_hf import export_huggingface
 from ..model_dir import read_checkpoint
 from ..outputs import OVERWRITE_HELP, claim_dir
+from ..translate.config import model_decode_config
 from ..translate.model_names import resolve_model_dir
 from .flags import deprecated, switch
 

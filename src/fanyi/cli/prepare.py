@@ -18,7 +18,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "prepare",
         help="clean, split and encode a parallel corpus into a data directory",
         description="Every DataConfig key is also a flag; flags override the --config file. "
-        "Paths may use ${FANYI_DATA} (default ../shared/data).",
+        "Paths may use ${FANYI_DATA} (default ../shared/data). A folder already prepared from "
+        "this config and these inputs is left as it is; one prepared otherwise is rebuilt only "
+        "with --overwrite; one fanyi did not write never is.",
     )
     parser.add_argument("--config", help="YAML file of DataConfig keys")
     parser.add_argument(
@@ -33,6 +35,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="processes that clean and encode (default: the cores this process may use); "
         "the output is the same for any number",
     )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="rebuild a data directory fanyi prepared from another config or inputs",
+    )
     add_arguments(parser, DataConfig)
     parser.set_defaults(func=run)
 
@@ -40,7 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = from_arguments(DataConfig, args, args.config)
-    manifest = prepare(config, strict=args.strict, workers=args.workers)
+    manifest = prepare(config, args.strict, args.workers, args.overwrite)
     summary = {
         "out_dir": config.out_dir,
         "pairs": manifest.pairs,

@@ -13,6 +13,7 @@ from .. import config as config_io
 from .. import precision, runtime
 from ..filenames import INDEX_FILE
 from ..model_dir import read_checkpoint, resolve
+from ..outputs import is_free
 from ..train import TrainConfig, train
 from ..train.state import saved_train_config
 
@@ -47,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if run_dir is not None and args.out_dir is None:  # a run copied elsewhere goes on there
         cfg = config_io.override(cfg, {"out_dir": str(run_dir)})
     rank, world_size = runtime.job_rank()
+    if args.resume is None and rank == 0:
+        check_new_run(Path(cfg.out_dir))
     try:
         with runtime.training_process(cfg.device, cfg.threads) as device:
             out = train(cfg, args.resume, device, precision.resolve_dtype(cfg.dtype, device))
@@ -62,6 +65,18 @@ def run(args: argparse.Namespace) -> int:
     if rank == 0:
         print(out)
     return 0
+
+
+def check_new_run(out_dir: Path) -> None:
+    """Refuse to start a run in ``out_dir`` unless it is missing or an empty folder: a run, or
+    anything else, already there is never written over (a run goes on with --resume)."""
+    if is_free(out_dir):
+        return
+    if (out_dir / INDEX_FILE).is_file():
+        raise ValueError(
+            f"{out_dir} holds a run; continue it with --resume {out_dir}, or give another --out-dir"
+        )
+    raise ValueError(f"{out_dir} exists and is not an empty folder; give another --out-dir")
 
 
 def run_directory(path: Path) -> Path | None:

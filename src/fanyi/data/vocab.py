@@ -10,7 +10,6 @@ decode(encode(text)) would no longer give the cleaned text back.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 import sentencepiece as spm
 
+from ..inputs import VOCABULARY_BYTES, read_bytes, read_json
 from ..text.lang import is_tag, lang_tag, split_tag
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
@@ -37,12 +37,16 @@ class Vocab:
 
     def __init__(self, model_file: str | Path, piece_ids: Mapping[str, int] | None = None) -> None:
         self.path = Path(model_file)
-        if not self.path.is_file():
+        if not self.path.exists():
             raise FileNotFoundError(f"{model_file}: SentencePiece model not found")
+        proto = read_bytes(self.path, VOCABULARY_BYTES)  # a regular file of bounded size
         try:
-            self.sp = spm.SentencePieceProcessor(model_file=str(model_file))
+            self.sp = spm.SentencePieceProcessor(model_proto=proto)
         except (OSError, RuntimeError) as error:
-            raise ValueError(f"{model_file}: not a SentencePiece model ({error})") from None
+            reason = str(error).splitlines()[0]
+            raise ValueError(f"{model_file}: not a SentencePiece model ({reason})") from None
+        if not self.sp.get_piece_size():  # an empty file reads as a model of no pieces
+            raise ValueError(f"{model_file}: not a SentencePiece model (no pieces)")
         self.table = dict(piece_ids) if piece_ids is not None else None
         if self.table is None:
             specials = (self.sp.pad_id(), self.sp.unk_id(), self.sp.bos_id(), self.sp.eos_id())
@@ -124,7 +128,9 @@ def model_vocabularies(directory: Path, section: Mapping[str, Any]) -> tuple[Voc
     ``src_model``, ``tgt_model`` and, when the model's ids are not SentencePiece's, ``ids`` (a
     JSON piece → id table)."""
     table = section.get("ids")
-    ids = json.loads((directory / table).read_text(encoding="utf-8")) if table else None
+    ids = read_json(directory / table) if table else None
+    if ids is not None and not isinstance(ids, dict):
+        raise ValueError(f"{directory / str(table)}: expected a JSON object of piece → id")
     source = Vocab(directory / section["src_model"], ids)
     joint = section["src_model"] == section["tgt_model"]
     return source, source if joint else Vocab(directory / section["tgt_model"], ids)

@@ -38,8 +38,10 @@ from ..filenames import (
     TARGET_SPM,
     VOCAB_JSON,
 )
-from ..model import ModelConfig, Transformer, build_model
-from ..model_dir import claim_output, load_into, read_tensors, write_model_dir
+from ..inputs import VOCABULARY_BYTES, parse_json, read_bytes
+from ..model import ModelConfig, Transformer
+from ..model_dir import checked_model, read_tensors, write_model_dir
+from ..outputs import claim_dir
 from ..sections import RunInfo, VocabFiles
 from . import marian
 from .marian_npz import Release, read_release, release_npz
@@ -65,7 +67,7 @@ def convert_marian(
 ) -> Path:
     """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source`` (or a Marian
     release: ``marian_npz.py``), over a model only with ``overwrite``, over anything else never."""
-    out = claim_output(out, overwrite)
+    out = claim_dir(out, overwrite)
     directory = locate(source, revision)
     tokenizer = read_json(directory / HF_TOKENIZER_CONFIG_FILE, required=False)
     if tokenizer.get("separate_vocabs"):
@@ -130,10 +132,7 @@ def read_json(path: Path, required: bool = True) -> dict[str, Any]:
         if required:
             raise FileNotFoundError(f"{path} not found: not a MarianMT directory")
         return {}
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: not valid JSON ({error})") from None
+    value = parse_json(read_bytes(path, VOCABULARY_BYTES), path)  # vocab.json: 65k pieces
     if not isinstance(value, dict):
         raise ValueError(f"{path}: expected a JSON object, not {type(value).__name__}")
     return value
@@ -159,13 +158,7 @@ def check_vocabularies(directory: Path, table: dict[str, Any], c: ModelConfig) -
 def load_weights(directory: Path, weights: dict[str, Tensor], c: ModelConfig) -> Transformer:
     """The model ``c`` holding MarianMT ``weights``, whose names and shapes are checked on a
     model of meta tensors first (a config cannot make fanyi allocate more than the weights)."""
-    state = marian.fanyi_state(weights, c)
-    with torch.device("meta"):
-        skeleton = build_model(c, initialise=False)
-    load_into(skeleton, {k: t.to("meta") for k, t in state.items()}, directory)
-    model = build_model(c, initialise=False)
-    load_into(model, state, directory)
-    return model
+    return checked_model(c, marian.fanyi_state(weights, c), directory)
 
 
 def read_weights(directory: Path) -> dict[str, Tensor]:

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from torch import nn
 
-from ..atomic import fsync_files, replace_dir, staged_dir
+from ..atomic import staged_dir
 from ..data.vocab import Vocab
 from ..filenames import CONFIG_FILE
 from ..model import MultiHeadAttention, Transformer
@@ -27,9 +27,9 @@ from ..model.embedding import InputEmbedding, LearnedPositionalEncoding, sinusoi
 from ..model.feed_forward import PositionwiseFeedForward
 from ..model.layers import DecoderLayer, EncoderLayer, SublayerConnection
 from ..model_dir import load_model
+from ..outputs import claim_dir, publish_dir
 from ..sections import Checkpoint
 from ..text.recase import table_beside
-from .export_hf import fresh_directory
 from .model_card import write_model_card
 
 # fanyi's names of the weight types (``--dtype``): CTranslate2's (int8: the linear maps in 8 bits)
@@ -46,11 +46,13 @@ QUANTIZATIONS = tuple(DTYPES.values())
 
 
 def export_ctranslate2(
-    model_dir: str | Path, out: str | Path, quantization: str = "float32"
+    model_dir: str | Path, out: str | Path, quantization: str = "float32", overwrite: bool = False
 ) -> Path:
-    """Write the CTranslate2 directory ``out`` (weights in ``quantization``) for ``model_dir``."""
+    """Write the CTranslate2 directory ``out`` (weights in ``quantization``) for ``model_dir``;
+    over an export fanyi wrote only with ``overwrite`` (``outputs.claim_dir``)."""
     if quantization not in QUANTIZATIONS:
         raise ValueError(f"quantization must be one of {', '.join(QUANTIZATIONS)}")
+    out = claim_dir(out, overwrite)
     model, checkpoint = load_model(model_dir)
     spec = transformer_spec(model.requires_grad_(False))
     source, target = checkpoint.vocabularies()
@@ -63,14 +65,12 @@ def export_ctranslate2(
     spec.config.layer_norm_epsilon = 1e-5  # torch's LayerNorm default
     spec.validate()
     spec.optimize(quantization=quantization)
-    out = fresh_directory(out)
     with staged_dir(out) as tmp:  # written whole under a temporary name, then renamed
         spec.save(str(tmp))
         copy_fanyi_files(checkpoint, tmp)
         parameters = sum(p.numel() for p in model.parameters())
         write_model_card(checkpoint, tmp, "ctranslate2", parameters, out)
-        fsync_files(tmp)
-        replace_dir(tmp, out)
+        publish_dir(tmp, out)
     return out
 
 

@@ -19,25 +19,29 @@ from pathlib import Path
 
 from torch import Tensor
 
-from ..atomic import fsync_files, replace_dir, staged_dir
+from ..atomic import staged_dir
 from ..filenames import SOURCE_SPM, TARGET_SPM, VOCAB_JSON
 from ..model import Transformer
 from ..model_dir import load_model
+from ..outputs import claim_dir, publish_dir
 from ..sections import Checkpoint
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
 from .model_card import write_model_card
 
 
-def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) -> Path:
+def export_huggingface(
+    model_dir: str | Path, out: str | Path, beam: int = 5, overwrite: bool = False
+) -> Path:
     """Write the MarianMT directory ``out`` for fanyi model directory ``model_dir``, which
-    ``generate`` decodes with ``beam`` (fanyi's default; the CLI gives the model's own)."""
+    ``generate`` decodes with ``beam`` (fanyi's default; the CLI gives the model's own); over an
+    export fanyi wrote only with ``overwrite`` (``outputs.claim_dir``)."""
+    out = claim_dir(out, overwrite)
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
 
     model, checkpoint = load_model(model_dir)
     config = MarianConfig(**marian_config(model.config))
     table = piece_table(checkpoint)
-    out = fresh_directory(out)
     marian = MarianMTModel(config).eval()
     missing, unexpected = marian.load_state_dict(marian_weights(model), strict=False)
     assert not unexpected and all("embed_positions" in k for k in missing), (missing, unexpected)
@@ -59,8 +63,7 @@ def export_huggingface(model_dir: str | Path, out: str | Path, beam: int = 5) ->
         tokenizer.save_pretrained(tmp)
         parameters = sum(p.numel() for p in model.parameters())
         write_model_card(checkpoint, tmp, "huggingface", parameters, out)
-        fsync_files(tmp)
-        replace_dir(tmp, out)
+        publish_dir(tmp, out)
     return out
 
 
@@ -93,11 +96,3 @@ def piece_table(checkpoint: Checkpoint) -> dict[str, int]:
         raise ValueError("this model has separate vocabularies, which MarianMT cannot read")
     aliases = {f">>{tag[2:-1]}<<": i for tag, i in target.tags.items()}
     return {**aliases, **{target.id_to_piece(i): i for i in range(len(target))}}
-
-
-def fresh_directory(path: str | Path) -> Path:
-    """``path``, refused when it is a non-empty directory (an export never writes into one)."""
-    path = Path(path)
-    if path.exists() and any(path.iterdir()):
-        raise ValueError(f"{path} exists and is not empty; choose another -o or remove it")
-    return path

@@ -21,6 +21,7 @@ import yaml
 from torch import Tensor
 
 from ..filenames import MARIAN_DECODER_FILE
+from ..inputs import VOCABULARY_BYTES, check_shape, read_text
 
 CONFIG_KEY = "special:model.yml"
 PAD = "<pad>"
@@ -99,10 +100,12 @@ def read_arrays(npz: Path) -> dict[str, np.ndarray]:
 
 def read_yaml(path: Path) -> dict[str, Any]:
     """A Marian YAML file, every scalar a string (as Marian writes them), as a mapping."""
+    text = read_text(path, VOCABULARY_BYTES)  # a vocab.yml: one line per piece
     try:
-        found = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: not valid YAML ({error})".replace("\n", " ")) from None
+        found = yaml.load(text, Loader=yaml.BaseLoader)
+    except (yaml.YAMLError, RecursionError) as error:
+        raise ValueError(f"{path}: not valid YAML ({error})".replace("\n", " ")[:300]) from None
+    check_shape(found, path)
     if not isinstance(found, dict):
         raise ValueError(f"{path}: expected a mapping")
     return found

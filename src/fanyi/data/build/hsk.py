@@ -8,8 +8,9 @@ reads it with the same ``columns`` (``extra_train``).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from ...outputs import claim_file, write_file
 
 PACKAGE = "hsk-sentences-audio"
 LICENSE = "CC-BY-SA-4.0"
@@ -32,13 +33,12 @@ def hsk_pairs() -> list[tuple[str, str, str]]:
     return rows
 
 
-def write_hsk_tsv(path: str | Path) -> int:
-    """Write the HSK pairs to ``path`` (through a temporary file); return how many."""
+def write_hsk_tsv(path: str | Path, overwrite: bool = False) -> int:
+    """Write the HSK pairs to ``path`` (through a temporary file; an existing file replaced only
+    with ``overwrite``); return how many."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    path = claim_file(path, overwrite)
     rows = hsk_pairs()
-    tmp = path.with_name(path.name + ".tmp")
-    text = "".join("\t".join(" ".join(field.split()) for field in row) + "\n" for row in rows)
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_file(path, "".join("\t".join(" ".join(f.split()) for f in row) + "\n" for row in rows))
     return len(rows)

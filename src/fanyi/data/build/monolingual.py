@@ -15,12 +15,13 @@ real English sources for synthetic Chinese targets, a corpus into Chinese only.
 from __future__ import annotations
 
 import json
-import os
 import re
 from datetime import date
 from pathlib import Path
 
-from .repository import Repository, clone
+from ...inputs import CONFIG_BYTES, read_json
+from ...outputs import claim_dir, written_dir
+from .repository import Repository, clone, local_source
 from .sources import blob_lines, default_branch, write_tsv
 
 NEWS_REPOSITORY = "https://github.com/Helsinki-NLP/OPUS-MT-testsets"
@@ -72,13 +73,17 @@ def read_news_english(repo: Repository, commit: str) -> tuple[list[tuple[str, st
 
 
 def build_news_mono(
-    out: str | Path, local: str | Path | None = None, cache: Path | None = None
+    out: str | Path,
+    local: str | Path | None = None,
+    cache: Path | None = None,
+    overwrite: bool = False,
 ) -> int:
     """Write ``out/mono.en`` (one sentence a line), ``mono.origin`` (file:line of each),
-    ``report.json`` and ``PROVENANCE.md`` from ``local`` or a clone; sentences written."""
-    path = (
-        Path(local) if local else clone(f"{NEWS_REPOSITORY}.git", Path(cache or ".") / "news.git")
-    )
+    ``report.json`` and ``PROVENANCE.md`` from ``local`` or a clone (over a folder fanyi wrote
+    only with ``overwrite``); sentences written."""
+    out = claim_dir(out, overwrite)
+    cached = Path(cache or ".") / "news.git"
+    path = local_source(local) if local else clone(f"{NEWS_REPOSITORY}.git", cached)
     repo = Repository(path)
     branch, commit = default_branch(repo, r"master|main")
     sentences, report = read_news_english(repo, commit)
@@ -91,18 +96,24 @@ def build_news_mono(
         f" on {date.today().isoformat()}\n- `mono.origin` names the file and line of each "
         f"sentence.\n"
     )
-    _write_mono(Path(out), dict(sentences), "en", {"source": "news-mono", **report}, provenance)
+    _write_mono(out, dict(sentences), "en", {"source": "news-mono", **report}, provenance)
     return len(sentences)
 
 
 def build_leipzig_mono(
-    out: str | Path, local: str | Path | None = None, cache: Path | None = None
+    out: str | Path,
+    local: str | Path | None = None,
+    cache: Path | None = None,
+    overwrite: bool = False,
 ) -> int:
     """Write ``out/mono.zh`` (Chinese news sentences of the Leipzig Corpora Collection's 2020
     10K sample, each distinct one once), ``mono.origin``, ``report.json`` (``language: zh``) and
     ``PROVENANCE.md`` from ``local`` or a clone; sentences written. Translated into English
-    (``out/mono.en``), they pair as real Chinese targets (``fanyi data back-translated``)."""
-    path = Path(local) if local else clone(f"{LEIPZIG_REPOSITORY}.git", Path(cache or ".") / "lz")
+    (``out/mono.en``), they pair as real Chinese targets (``fanyi data back-translated``); over
+    a folder fanyi wrote only with ``overwrite``."""
+    out = claim_dir(out, overwrite)
+    cached = Path(cache or ".") / "lz"
+    path = local_source(local) if local else clone(f"{LEIPZIG_REPOSITORY}.git", cached)
     repo = Repository(path)
     branch, commit = default_branch(repo, r"main|master")
     blob = dict(repo.files(commit, LEIPZIG_FILE)).get(LEIPZIG_FILE)
@@ -120,7 +131,9 @@ def build_leipzig_mono(
         f"`{commit or 'unversioned'}`) on {date.today().isoformat()}\n"
     )
     report = {"source": "leipzig-news", "language": "zh", "sentences": len(sentences)}
-    _write_mono(Path(out), sentences, "zh", report, provenance)
+    if not sentences:
+        raise ValueError(f"{path}: {LEIPZIG_FILE} holds no sentence")
+    _write_mono(out, sentences, "zh", report, provenance)
     return len(sentences)
 
 
@@ -128,12 +141,12 @@ def _write_mono(
     out: Path, sentences: dict[str, str], language: str, report: dict, provenance: str
 ) -> None:
     """``out/mono.LANGUAGE`` and ``mono.origin`` from ``sentences`` (text: origin), beside
-    ``report.json`` and ``PROVENANCE.md``."""
-    out.mkdir(parents=True, exist_ok=True)
-    _write_lines(out / TEXT[language], list(sentences))
-    _write_lines(out / ORIGIN, list(sentences.values()))
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    (out / "PROVENANCE.md").write_text(provenance, encoding="utf-8")
+    ``report.json`` and ``PROVENANCE.md``, published whole."""
+    with written_dir(out) as folder:
+        _write_lines(folder / TEXT[language], list(sentences))
+        _write_lines(folder / ORIGIN, list(sentences.values()))
+        (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+        (folder / "PROVENANCE.md").write_text(provenance, encoding="utf-8")
 
 
 USES = {  # how a translated corpus is used: its name, and what each language's original teaches
@@ -162,15 +175,16 @@ def pair_translations(
     translations: str | Path | None,
     model: str,
     use: str = "back",
+    overwrite: bool = False,
 ) -> dict[str, int]:
     """Pair the monolingual sentences of ``mono`` (``mono.en``, or ``mono.zh`` where its
     ``report.json`` says ``language: zh``) with their translation (``translations``, default the
     other language's file) into ``out/train.tsv`` (English, Chinese, origin); empty translations
     are dropped. ``use`` (``USES``) says which side teaches: the real text as a target (back) or
-    as a source (forward). Counts of pairs written and dropped."""
-    mono = Path(mono)
-    report = mono / "report.json"
-    language = json.loads(report.read_text()).get("language", "en") if report.exists() else "en"
+    as a source (forward). Counts of pairs written and dropped; ``out`` is replaced only when
+    fanyi wrote it and ``overwrite`` is given."""
+    out, mono = claim_dir(out, overwrite), local_source(mono)
+    language = _language(mono / "report.json")
     real = mono / TEXT[language]
     originals, origins = _read_lines(real), _read_lines(mono / ORIGIN)
     translated = _read_lines(Path(translations or mono / TEXT[OTHER[language]]))
@@ -185,12 +199,23 @@ def pair_translations(
         if machine.strip():
             english, chinese = (text, machine) if language == "en" else (machine, text)
             rows.append((english, chinese, f"{origin} {name} by {model}"))
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_tsv(out / "train.tsv", rows)
     counts = {"pairs": len(rows), "empty_translation": len(originals) - len(rows)}
-    _describe(out, real, (use, language), model, counts)
+    with written_dir(out) as folder:
+        write_tsv(folder / "train.tsv", rows)
+        _describe(folder, real, (use, language), model, counts)
     return counts
+
+
+def _language(report: Path) -> str:
+    """The language of the real sentences a ``report.json`` of news-mono or leipzig-news
+    names (English where there is no report)."""
+    if not report.exists():
+        return "en"
+    found = read_json(report, CONFIG_BYTES)
+    language = found.get("language", "en") if isinstance(found, dict) else None
+    if language not in TEXT:
+        raise ValueError(f"{report}: language must be one of {', '.join(TEXT)}")
+    return str(language)
 
 
 def _describe(out: Path, original: Path, how: tuple[str, str], model: str, counts: dict) -> None:
@@ -214,8 +239,6 @@ def _read_lines(path: Path) -> list[str]:
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:
-    """``lines`` into ``path`` through a temporary file (never half a file)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("w", encoding="utf-8", newline="\n") as f:
+    """``lines`` into ``path``, one a line (in a folder published whole)."""
+    with path.open("w", encoding="utf-8", newline="\n") as f:
         f.writelines(f"{line}\n" for line in lines)
-    os.replace(tmp, path)

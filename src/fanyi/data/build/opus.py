@@ -17,6 +17,7 @@ import zipfile
 from datetime import date
 from pathlib import Path
 
+from ...outputs import claim_dir, written_dir
 from .download import DownloadError, RemoteFile, cache_dir, fetch, fetch_url
 from .sources import Pair3, write_tsv
 
@@ -64,19 +65,34 @@ def read_moses_zip(path: Path, label: str) -> list[Pair3]:
     ]
 
 
-def build_opus(corpus: str, out: str | Path, api: str = API, cache: Path | None = None) -> int:
-    """Write OPUS corpus ``corpus`` (en–zh) into folder ``out``; return the pairs written."""
+def build_opus(
+    corpus: str,
+    out: str | Path,
+    api: str = API,
+    cache: Path | None = None,
+    overwrite: bool = False,
+) -> int:
+    """Write OPUS corpus ``corpus`` (en–zh) into folder ``out`` (over one fanyi wrote only with
+    ``overwrite``); return the pairs written."""
+    out = claim_dir(out, overwrite)
     entry = release(corpus, api)
     version = str(entry.get("version", "latest"))
     remote = RemoteFile(str(entry["url"]), f"{corpus}-{version}.en-zh.zip")
     archive = fetch(remote, (cache or cache_dir()) / "opus")
     pairs = read_moses_zip(archive, f"OPUS {corpus} {version}")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_tsv(out / "train.tsv", pairs)
+    with written_dir(out) as folder:
+        _write_opus(folder, corpus, version, entry, api, pairs)
+    return len(pairs)
+
+
+def _write_opus(
+    folder: Path, corpus: str, version: str, entry: dict, api: str, pairs: list[Pair3]
+) -> None:
+    """``train.tsv``, ``report.json`` and ``PROVENANCE.md`` of OPUS corpus ``corpus``."""
+    write_tsv(folder / "train.tsv", pairs)
     report = {"source": f"opus:{corpus}", "version": version, "pairs": {"train": len(pairs)}}
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (out / "PROVENANCE.md").write_text(
+    (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (folder / "PROVENANCE.md").write_text(
         f"# OPUS {corpus} ({version}), English–Chinese\n\n- Upstream: {entry['url']}\n"
         f"- Listed by the OPUS API ({api}) on {date.today().isoformat()}\n"
         f"- Licence: as OPUS lists it for {corpus} (https://opus.nlpl.eu/{corpus}); cite OPUS "
@@ -84,4 +100,3 @@ def build_opus(corpus: str, out: str | Path, api: str = API, cache: Path | None 
         "off dev and test, or give other sources' as held_out, in the data config.\n",
         encoding="utf-8",
     )
-    return len(pairs)

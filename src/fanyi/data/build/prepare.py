@@ -25,6 +25,7 @@ import opencc
 import sentencepiece
 
 from ..._version import __version__
+from ...outputs import claim_dir, mark
 from ...text.lang import add_tag
 from ..config import DataConfig, resolve_path
 from ..manifest import (
@@ -135,12 +136,15 @@ def _inputs(config: DataConfig) -> tuple[dict[str, Path], dict[str, str]]:
     return files, inputs
 
 
-def prepare(config: DataConfig, strict: bool = False, workers: int = 1) -> Manifest:
+def prepare(
+    config: DataConfig, strict: bool = False, workers: int = 1, overwrite: bool = True
+) -> Manifest:
     """Clean, split and encode ``config``'s corpus into ``config.out_dir``; return the manifest.
 
     ``strict`` raises :class:`~fanyi.data.build.corpus.MalformedLineError` on the first malformed
     line instead of counting it. ``workers`` processes clean and encode (the output does not
-    depend on how many).
+    depend on how many). A folder that is not up to date is rebuilt only when fanyi wrote it
+    and ``overwrite`` is given (``outputs.claim_dir``); one that holds anything else never is.
     """
     out = resolve_path(config.out_dir)
     files, inputs = _inputs(config)
@@ -148,8 +152,7 @@ def prepare(config: DataConfig, strict: bool = False, workers: int = 1) -> Manif
     if existing is not None:
         log.info("%s is up to date (same config and inputs): nothing to do", out)
         return existing
-    out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST_FILE).unlink(missing_ok=True)
+    _claim(out, overwrite)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=out, prefix=".prepare-") as folder:
         assembled = assemble(config, Path(folder), strict, workers)
@@ -171,6 +174,21 @@ def prepare(config: DataConfig, strict: bool = False, workers: int = 1) -> Manif
         outputs=_outputs(out, vocab, shards),
         versions=_versions(),
     )
-    manifest.save(out)
-    log.info("wrote %s", out)
+    _finish(out, manifest)
     return manifest
+
+
+def _claim(out: Path, overwrite: bool) -> None:
+    """Take folder ``out`` for a build (``outputs.claim_dir``), marked as fanyi's from now on,
+    even if the build fails halfway; its old manifest goes first."""
+    claim_dir(out, overwrite, whole=False)
+    out.mkdir(parents=True, exist_ok=True)
+    mark(out)
+    (out / MANIFEST_FILE).unlink(missing_ok=True)
+
+
+def _finish(out: Path, manifest: Manifest) -> None:
+    """Save ``manifest`` in ``out``, the last file of a build, and list every file written."""
+    manifest.save(out)
+    mark(out)
+    log.info("wrote %s", out)

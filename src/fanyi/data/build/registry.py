@@ -11,8 +11,9 @@ import json
 from datetime import date
 from pathlib import Path
 
+from ...outputs import claim_dir, written_dir
 from .news_sources import read_news_commentary, read_un_dev, read_wmt23
-from .repository import Repository, clone
+from .repository import Repository, clone, local_source
 from .sources import (
     Collected,
     RealSource,
@@ -102,21 +103,25 @@ def build_source(
     local: str | Path | None = None,
     cache: Path | None = None,
     branches: str | None = None,
+    overwrite: bool = False,
 ) -> dict[str, int]:
-    """Write source ``name`` into folder ``out`` from ``local`` (a clone or folder) or, when
-    none is given, from a clone made in ``cache``; return the pairs written per file."""
-    source = SOURCES[name]
-    path = Path(local) if local else clone(source.clone_url, Path(cache or ".") / f"{name}.git")
+    """Write source ``name`` into folder ``out`` (over one fanyi wrote only with ``overwrite``:
+    ``outputs.claim_dir``) from ``local`` (a clone or folder) or, when none is given, from a
+    clone made in ``cache``; return the pairs written per file."""
+    source, out = SOURCES[name], claim_dir(out, overwrite)
+    cached = Path(cache or ".") / f"{name}.git"
+    path = local_source(local) if local else clone(source.clone_url, cached)
     collected = source.read(Repository(path), branches)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    counts = {}
-    for role, pairs in collected.files.items():
-        write_tsv(out / f"{role}.tsv", pairs)
-        counts[role] = len(pairs)
-    report = {"source": name, "pairs": counts, **collected.report}
-    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    (out / "PROVENANCE.md").write_text(provenance(source, path, collected), encoding="utf-8")
+    counts = {role: len(pairs) for role, pairs in collected.files.items()}
+    if not any(counts.values()):
+        raise ValueError(f"{path}: no {name} pairs found (a clone or snapshot of {source.url}?)")
+    with written_dir(out) as folder:
+        for role, pairs in collected.files.items():
+            write_tsv(folder / f"{role}.tsv", pairs)
+        report = {"source": name, "pairs": counts, **collected.report}
+        text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+        (folder / "report.json").write_text(text, encoding="utf-8")
+        (folder / "PROVENANCE.md").write_text(provenance(source, path, collected), encoding="utf-8")
     return counts
 
 

@@ -98,6 +98,15 @@ class Repository:
                 at = end + 2 + size
 
 
+def local_source(local: str | Path) -> Path:
+    """``local``, a folder (a clone or an unpacked snapshot) that must exist."""
+    path = Path(local)
+    if not path.is_dir():
+        what = "does not exist" if not path.exists() else "is not a folder"
+        raise ValueError(f"{path} {what}: give a clone or an unpacked snapshot of the source")
+    return path
+
+
 def _walk(root: Path) -> Iterator[str]:
     for path in root.rglob("*"):
         if path.is_file() and ".git" not in path.relative_to(root).parts:
