@@ -1,5 +1,6 @@
-"""benchmarks/engines.py end to end on a few golden sentences: each engine's speed on each thread
-count, its BLEU and its agreement with fanyi, ending with one JSON line."""
+"""benchmarks/end_to_end.py on a few golden sentences, each engine in process (each one's speed on
+each thread count, its BLEU and its agreement with fanyi) and as commands, ending with one JSON
+line."""
 
 import json
 
@@ -10,7 +11,7 @@ from fanyi.ensemble_dir import first_member
 from fanyi.translate.model_names import TATOEBA
 from fanyi.translate.translator import Translator
 
-# slow: runs benchmarks/engines.py and end_to_end.py
+# slow: runs benchmarks/end_to_end.py both ways
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not TATOEBA.is_dir(), reason=f"no bundled model at {TATOEBA}"),
@@ -30,12 +31,13 @@ def golden_files(tmp_path, n):
 def test_engines_benchmark_reports_each_engine(tmp_path):
     golden_files(tmp_path, 10)
     done = run_benchmark(
-        "engines.py", "--src", str(tmp_path / "src.zh"), "--ref", str(tmp_path / "ref.en"),
+        "end_to_end.py", "--in-process", "--src", str(tmp_path / "src.zh"), "--ref", str(tmp_path / "ref.en"),
         "--threads", "1",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["benchmark"] == "engines" and result["sentences"] == 10
+    assert result["benchmark"] == "end_to_end" and result["measure"] == "in-process"
+    assert result["sentences"] == 10
     engines = {"fanyi-fp32", "ct2-float32", "ct2-int8"}
     assert set(result["sentences_per_s"]["1"]) == engines
     assert all(speed > 0 for speed in result["sentences_per_s"]["1"].values())
@@ -53,6 +55,7 @@ def test_end_to_end_benchmark_times_each_command(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
+    assert result["benchmark"] == "end_to_end" and result["measure"] == "commands"
     systems = {"fanyi auto", "fanyi int8", "CT2 float32", "CT2 int8"}
     assert set(result["sentences_per_s"]["4"]["1"]) == systems
     assert set(result["sentences_per_s"]["8"]) == {f"{name} (1)" for name in systems}
