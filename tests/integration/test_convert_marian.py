@@ -89,7 +89,8 @@ def test_a_converted_model_runs_on_ctranslate2(converted, tmp_path):
     """OPUS-MT → fanyi → CTranslate2: greedy translations identical. Beam search agrees on 95 of
     100 in each variant: the rest reach their length limit, where fanyi forces EOS and CTranslate2
     stops (docs/interop.md), or meet a near-tie that random weights make common (the bundled
-    model: 1,000 of 1,000 each way, test_export.py and benchmarks/engines.py)."""
+    model: 1,000 of 1,000 each way, test_export.py and benchmarks/end_to_end.py
+    --in-process)."""
     _, _, directory = converted
     assert (
         main(["export", str(directory), "--format", "ctranslate2", "-o", str(tmp_path / "ct2")])

@@ -2,8 +2,8 @@
 loads the MarianMT export and ``generate``s fanyi's translations.
 
 The sentences are the golden ones (not in Tatoeba) and the first 100 test sentences each way
-(transformers sees every fifth); ``benchmarks/engines.py`` and docs/interop.md have the whole
-test split (1,000 each way: every translation identical, int8 BLEU within 0.25).
+(transformers sees every fifth); ``benchmarks/end_to_end.py --in-process`` and docs/interop.md
+have the whole test split (1,000 each way: every translation identical, int8 BLEU within 0.25).
 """
 
 from __future__ import annotations

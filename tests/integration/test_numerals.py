@@ -1,6 +1,7 @@
 """A number in groups of three digits reaches the model as plain digits and comes back as the
 source wrote it, and digits against Han characters reach it set apart, unless ``keep_numbers``
-is off (``numerals.py``); the benchmark (``levers.py --lever numbers``) scores the WMT lines that hold one both ways."""
+is off (``numerals.py``); the benchmark (``levers.py --lever numbers``) scores the WMT lines
+that hold one both ways."""
 
 import json
 
