@@ -263,3 +263,21 @@ def test_translating_makes_every_tensor_on_the_model_device(model_dir):
         found = translator.translate(["我们走吧。", "Tom is here.", long_text], n_best=2)
         translator.cross_attention("我们走吧。", to="en")
     assert [r.text for r in found] == [r.text for r in expected]
+
+
+def test_a_text_the_options_leave_no_translation_gets_its_error_and_the_others_theirs(model_dir):
+    """Every piece but EOS suppressed and EOS forbidden before 3 tokens: only a text with a target
+    prefix (whose pieces stay allowed) can be translated; each other text gets its error, not an
+    empty n-best that stopped the batch (each text its own batch: a prefix frees its pieces for
+    the batch it is in)."""
+    translator = Translator.load(model_dir, beam=2, batch_tokens=1)
+    eos = translator.checkpoint.model.eos_id
+    everything = [i for i in range(len(translator.text.tgt_vocab)) if i != eos]
+    options = {"suppress_ids": everything, "min_len": 3, "target_script_only": False}
+    texts = ["你好。", "我很好。", "他不在家。"]
+    found = translator.translate(texts, "en", target_prefix=[None, "I", None], **options)
+    assert [r.error is None for r in found] == [False, True, False]
+    assert found[1].text.startswith("I") and found[0].text == found[2].text == ""
+    assert "leave no translation" in found[0].error
+    with pytest.raises(ValueError, match="repetition_penalty must be finite and > 0, from 1e-06"):
+        translator.translate(texts, "en", target_prefix="code code", repetition_penalty=1e-300)
