@@ -10,7 +10,8 @@ from Han characters, a literal block's ``::`` kept) and flagged ``fuzzy``, gette
 translation to be checked, so that Sphinx keeps showing the English until someone has. Entries
 already translated, fuzzy, obsolete or without prose (code, a literal block, nothing outside
 markup) stay as they are, and so does one whose translation lost a format placeholder (``%s``,
-``{name}``) or failed: a wrong placeholder breaks the program that formats it.
+``%1$s``, ``{name}``), failed, or holds a character the catalogue's charset lacks (Chinese in a
+Latin-1 catalogue): a wrong placeholder breaks the program that formats it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ from .translate.translation import Translation
 from .translate.translator import Translator
 
 FORMATS = ("python-format", "c-format", "python-brace-format")
-_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}\s]*\}")
+# printf's (C, Python: %s, %(name)d, %1$s, %-5.2lf) and str.format's ({0}, {name})
+_PLACEHOLDER = re.compile(
+    r"%(?:\d+\$)?(?:\([^)]*\))?[-#0 +']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?"
+    r"[a-zA-Z%]|\{[^{}\s]*\}"
+)
 
 
 @dataclass
@@ -40,6 +45,7 @@ class CatalogueReport:
     fuzzy_or_obsolete: int = 0
     code_only: int = 0
     placeholders_lost: int = 0
+    outside_charset: int = 0  # a translation the catalogue's charset cannot hold (Latin-1)
     failed: int = 0
     spans: int = 0
     spans_held: int = 0
@@ -101,7 +107,7 @@ def fill(
     for entry in todo:
         parts = [next(found) for _ in sources_of(entry)]
         written = [_written(r, t.text, report) if t.error is None else None for r, t in parts]
-        _fill_entry(entry, written, report)
+        _fill_entry(entry, written, report, catalogue.encoding or "utf-8")
     return report
 
 
@@ -123,8 +129,11 @@ def _written(rendered: Rendered, translation: str, report: CatalogueReport) -> s
     return text
 
 
-def _fill_entry(entry: polib.POEntry, written: list[str | None], report: CatalogueReport) -> None:
-    """Set ``entry``'s translation (one text, or the singular and plural ones) and flag it."""
+def _fill_entry(
+    entry: polib.POEntry, written: list[str | None], report: CatalogueReport, encoding: str
+) -> None:
+    """Set ``entry``'s translation (one text, or the singular and plural ones) and flag it,
+    unless it failed, lost a placeholder or is not in the catalogue's charset ``encoding``."""
     if any(text is None for text in written):
         report.failed += 1
         return
@@ -135,6 +144,9 @@ def _fill_entry(entry: polib.POEntry, written: list[str | None], report: Catalog
     ):
         report.placeholders_lost += 1
         return
+    if not all(_encodable(text, encoding) for text in texts):
+        report.outside_charset += 1
+        return
     if entry.msgid_plural:
         forms = sorted(entry.msgstr_plural) or [0]
         entry.msgstr_plural = {n: texts[min(n, 1)] for n in forms}
@@ -142,3 +154,12 @@ def _fill_entry(entry: polib.POEntry, written: list[str | None], report: Catalog
         entry.msgstr = texts[0]
     entry.flags.append("fuzzy")
     report.filled += 1
+
+
+def _encodable(text: str, encoding: str) -> bool:
+    """Whether ``text`` can be written in charset ``encoding``."""
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True

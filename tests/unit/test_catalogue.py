@@ -100,6 +100,7 @@ def test_untranslated_entries_are_filled_and_flagged_the_rest_left_as_they_were(
         "fuzzy_or_obsolete": 2,
         "code_only": 3,
         "placeholders_lost": 1,
+        "outside_charset": 0,
         "failed": 1,
         "spans": 2,
         "spans_held": 2,

@@ -10,19 +10,24 @@ detected per entry. Every DecodeConfig key is a flag, as in ``fanyi translate``.
 bar (texts translated, sentences per second) on stderr when it is a terminal; then prints what
 became of the entries (``--json``: one JSON object).
 
-    fanyi po library/functions.po -o library/functions.po   # fill a catalogue in place
+The catalogue is read in the charset its header declares, and written back in it with only the
+entries filled changed: every other line stays byte for byte as it was, and a new translation is
+wrapped at the file's own line width. An existing ``-o`` file, the catalogue itself included, is
+replaced only with ``--overwrite``.
+
+    fanyi po library/functions.po -o library/functions.po --overwrite   # fill it in place
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 import polib
 
-from ..atomic import write_text_atomic
 from ..catalogue import CatalogueReport, fill, left_as_is, sources_of
+from ..catalogue_file import read_catalogue, written_back
+from ..outputs import claim_file, write_file
 from .flags import switch
 from .progress import Progress
 from .translate import add_model_arguments, load_translator
@@ -40,34 +45,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "-o", "--output", metavar="FILE.po", required=True, help="where to write it (may be FILE)"
     )
+    switch(parser, "--overwrite", "replace the -o file if it exists (FILE itself: fill in place)")
     switch(parser, "--json", "print one JSON object")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    catalogue, output = read_catalogue(Path(args.catalogue)), Path(args.output)
-    if not output.parent.is_dir():  # found out before the translating, not after
-        raise ValueError(f"{output}: no folder {output.parent} to write it in")
+    output = claim_file(args.output, args.overwrite)  # before the translating, not after
+    found = read_catalogue(args.catalogue)
+    catalogue = found.catalogue
     translator = load_translator(args)
     to = args.to or language_of(catalogue, translator.targets)
-    texts = sum(len(sources_of(e)) for e in catalogue if left_as_is(e) is None)
-    progress = Progress(None, total=texts, unit="text")
+    todo = [entry for entry in catalogue if left_as_is(entry) is None]
+    progress = Progress(None, total=sum(len(sources_of(e)) for e in todo), unit="text")
     try:
         report = fill(catalogue, translator, to, progress.done)
     finally:
         progress.close()
-    write_text_atomic(output, str(catalogue) + "\n")
+    filled = [entry for entry in todo if entry.fuzzy]  # none of them was fuzzy before
+    write_file(output, written_back(found, filled), found.encoding)
     print(json.dumps(report.to_dict()) if args.json else summary(report, args.output))
     return 0
-
-
-def read_catalogue(path: Path) -> polib.POFile:
-    """The catalogue in ``path`` (polib would read a missing path's name as the catalogue)."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        return polib.pofile(text, wrapwidth=0)
-    except OSError as error:  # polib's syntax error
-        raise ValueError(f"{path}: not a gettext catalogue: {error}") from None
 
 
 def language_of(catalogue: polib.POFile, targets: list[str]) -> str | None:
@@ -83,6 +81,7 @@ def summary(report: CatalogueReport, output: str) -> str:
         f"{output}: {report.filled} of {report.entries} entries filled (flagged fuzzy); left "
         f"as they were: {report.translated_already} translated, {report.fuzzy_or_obsolete} "
         f"fuzzy or obsolete, {report.code_only} code only, {report.placeholders_lost} with a "
-        f"placeholder lost, {report.failed} failed; inline markup: {report.spans_held} "
+        f"placeholder lost, {report.outside_charset} not in the catalogue's charset, "
+        f"{report.failed} failed; inline markup: {report.spans_held} "
         f"of {report.spans} spans held as written"
     )
