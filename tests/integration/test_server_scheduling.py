@@ -32,17 +32,15 @@ def stepping(translator: Translator) -> Translator:
     spy.__dict__.update(translator.__dict__)
     spy.stopped = []
 
-    def translate(texts, to, options, between_steps, target_prefix=None, constraints=None):
-        for step in range(HEAVY_STEPS if any("heavy" in t for t in texts) else 3):
+    def translate(texts, to, options, between_steps, **held):
+        for step in range(HEAVY_STEPS if any("heavy" in t.text for t in texts) else 3):
             try:
                 between_steps()
             except Cancelled:
                 spy.stopped.append(step)
                 raise
             time.sleep(0.005)
-        return translator.translate(
-            texts, to, options, target_prefix=target_prefix, constraints=constraints
-        )
+        return translator.translate(texts, to, options, **held)
 
     spy.translate = translate
     return spy

@@ -56,7 +56,7 @@ def test_a_script_penalty_leaves_fewer_english_words_in_chinese(translator):
 
 def test_the_pieces_penalised_into_chinese_hold_latin_letters_and_no_special_one(translator):
     text = translator.text
-    pieces = [text.tgt_vocab.id_to_piece(i) for i in text.other_script("zh")]
+    pieces = [text.tgt_vocab.id_to_piece(i) for i in text.target.other_script("zh")]
     assert "▁data" in pieces and all(LATIN_WORD.search(p) for p in pieces)
     assert not any(p.startswith("<") for p in pieces)  # </s>, <2en>, bytes such as <0xE4>
-    assert set(text.other_script("en")) == set(text.foreign("en"))
+    assert set(text.target.other_script("en")) == set(text.target.foreign("en"))

@@ -12,9 +12,9 @@ from fanyi import Translator
 from fanyi.cli import build_parser, main
 from fanyi.cli.translate import load_translator
 from fanyi.data.manifest import read_pairs
-from fanyi.translate.config import DecodeConfig
 from fanyi.evaluate import evaluate
 from fanyi.scores import Scores
+from fanyi.translate.config import DecodeConfig
 from fanyi.tune import (
     DtypeTrial,
     Trial,

@@ -75,5 +75,6 @@ def test_translate_help_names_the_models_defaults():
     text = " ".join(commands["translate"].format_help().split())
     decode = read_yaml(BUNDLED / "config.yaml")["decode"]  # α 3.0, λ 0.2 when this was written
     for key in ("length_penalty", "rerank_backward"):
-        assert f"{key} (default: the model's (bundled: {decode[key]!r}))" in text
+        help = text.rsplit(f"--{key} VALUE", 1)[1].split(" --", 1)[0]  # its line of the help
+        assert f"(default: the model's (bundled: {decode[key]!r}))" in help
     assert "(default: 1)" in text  # beam: DecodeConfig's, which no model overrides here

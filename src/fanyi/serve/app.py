@@ -315,6 +315,11 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     # the request's fields as the registry has them now (a transform registered after import too)
     translate_texts.__annotations__["request"] = schemas.translate_request()
     app.post("/translate", response_model=schemas.TranslateResponse)(translate_texts)
+    add_health_route(app, translator, batcher)
+
+
+def add_health_route(app: FastAPI, translator: Translator, batcher: Batcher) -> None:
+    """``GET /health``."""
 
     @app.get("/health", response_model=schemas.Health)
     async def health() -> schemas.Health:
