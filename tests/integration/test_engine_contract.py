@@ -108,7 +108,7 @@ def test_the_same_tokens_and_scores_through_a_target_prefix(engine, reference):
     text, ids = reference.text, sources(reference)
     words = ["We will", "", "车站", "I"]
     targets = [text.languages.target_of(t, None) for t in TEXTS]
-    prefixes = [text.target_prefix(w, to) for w, to in zip(words, targets, strict=True)]
+    prefixes = [text.target.prefix(w, to) for w, to in zip(words, targets, strict=True)]
     for options in SEARCHES.values():
         theirs = engine.decode(ids, options, lambda: None, prefixes)
         ours = reference.engine.decode(ids, options, lambda: None, prefixes)
