@@ -38,7 +38,7 @@ def test_the_cli_http_and_api_agree(model_default):
 
 
 def test_an_alpha_lambda_or_beta_alone_applies_into_every_language():
-    config = DecodeConfig.of(
+    config = DecodeConfig(
         length_penalty_by_target={"zh": 2.0},
         rerank_backward_by_target={"zh": 1.0},
         script_penalty_by_target={"zh": 0.5},
@@ -53,11 +53,11 @@ def test_an_alpha_lambda_or_beta_alone_applies_into_every_language():
 
 
 def test_the_three_halves_round_trip_a_decode_section():
-    config = DecodeConfig.of(dtype="int8", workers=2, beam=4, hold_dates=False)
-    assert DecodeConfig.of(**config.to_dict()) == config
+    config = DecodeConfig(dtype="int8", workers=2, beam=4, hold_dates=False)
+    assert DecodeConfig(**config.to_dict()) == config
     assert (config.load.dtype, config.search.beam, config.text.hold_dates) == ("int8", 4, False)
     with pytest.raises(ValueError, match="unknown DecodeConfig key"):
-        DecodeConfig.of(beams=4)
+        DecodeConfig(beams=4)
 
 
 def test_a_load_key_per_call_is_refused(model_default):

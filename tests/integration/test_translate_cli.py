@@ -210,7 +210,7 @@ def test_every_decode_config_key_is_a_flag(command):
     extra = ["--ref", "r"] if command == "evaluate" else []
     args = build_parser(command).parse_args([command, *flags, *extra])
     config = DecodeConfig().override(given_keys(args, None))
-    assert config == DecodeConfig.of(
+    assert config == DecodeConfig(
         beam=3, n_best=2, length_penalty=1.0, length_penalty_by_target={"zh": 4.0, "en": 2.5},
         rerank_backward=0.5, rerank_backward_by_target={"zh": 1.0}, max_len_a=0.5, max_len_b=4, min_len=1,
         sampling=True, temperature=0.7, top_k=5, top_p=0.9, seed=7, dtype="bf16",

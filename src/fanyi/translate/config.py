@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,18 +47,28 @@ def config_keys() -> list[str]:
     return [*LOAD_KEYS, *SEARCH_KEYS, *text_keys()]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DecodeConfig:
-    """How to translate: its load, search and text halves."""
+    """How to translate: its load, search and text halves. Also built from flat keys of any
+    half, as a decode section holds them: ``DecodeConfig(beam=4, dtype="fp32")``."""
 
-    load: LoadOptions = field(default_factory=LoadOptions)
-    search: SearchOptions = field(default_factory=SearchOptions)
-    text: TextOptions = field(default_factory=TextOptions)
+    load: LoadOptions
+    search: SearchOptions
+    text: TextOptions
 
-    @classmethod
-    def of(cls, **values: Any) -> DecodeConfig:
-        """A config from flat keys of any half (``DecodeConfig.of(beam=4, dtype="fp32")``)."""
-        return cls().override(values, alone=False)
+    def __init__(
+        self,
+        load: LoadOptions | None = None,
+        search: SearchOptions | None = None,
+        text: TextOptions | None = None,
+        **keys: Any,
+    ) -> None:
+        halves = (load or LoadOptions(), search or SearchOptions(), text or TextOptions())
+        if keys:
+            built = DecodeConfig(*halves).override(keys, alone=False)
+            halves = (built.load, built.search, built.text)
+        for name, half in zip(("load", "search", "text"), halves, strict=True):
+            object.__setattr__(self, name, half)
 
     def override(self, given: dict[str, Any], alone: bool = True) -> DecodeConfig:
         """A copy with the flat keys ``given`` (values, or flags' and YAML's text) over it; with
