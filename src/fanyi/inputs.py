@@ -26,6 +26,7 @@ CONFIG_BYTES = 8 << 20  # config.yaml, config.json, checkpoints.json, a piece ta
 VOCABULARY_BYTES = 64 << 20  # a SentencePiece model (64k pieces: about 1 MB)
 CATALOGUE_BYTES = 64 << 20  # a gettext catalogue (python-docs' largest: under 1 MB)
 DECOMPRESSED_BYTES = 1 << 30  # a compressed corpus once decompressed (CC-CEDICT: about 10 MB)
+TEXT_BYTES = 1 << 34  # a text file read whole (sources, references, translations of a corpus)
 MAX_DEPTH = 64  # nesting of a YAML or JSON document (fanyi's own: 3)
 MAX_NODES = 1_000_000  # values of a YAML or JSON document, each alias expanded
 

@@ -15,6 +15,7 @@ import pytest
 from safetensors import SafetensorError
 
 from fanyi import model_dir as model_dir_module
+from fanyi.atomic import replace_dir
 from fanyi.cli import main
 from fanyi.filenames import CONFIG_FILE, MODEL_FILE, OUTPUT_MARKER
 from fanyi.outputs import claim_dir, claim_file, write_file
@@ -306,3 +307,14 @@ def test_train_does_not_start_a_run_in_a_folder_that_holds_one(tmp_path, capsys)
     (out / "checkpoints.json").write_text("{}", encoding="utf-8")
     assert main(["train", "--out-dir", str(out), "--data-dir", str(tmp_path / "none")]) == 2
     assert "--resume" in one_line(capsys)
+
+
+def test_replacing_a_link_removes_the_link_never_its_target(tmp_path):
+    target = users_folder(tmp_path / "target")
+    (tmp_path / "link").symlink_to(target, target_is_directory=True)
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "model.safetensors").write_bytes(b"weights")
+    replace_dir(new, tmp_path / "link")
+    assert not (tmp_path / "link").is_symlink() and untouched(tmp_path / "link") == [MODEL_FILE]
+    assert untouched(target) == ["MY_THESIS.txt"] and untouched(tmp_path) == ["link", "target"]

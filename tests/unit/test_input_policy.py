@@ -124,3 +124,16 @@ def test_json_is_bounded_too():
     wide = json.dumps(list(range(inputs.MAX_NODES + 1)))
     with pytest.raises(ValueError, match="more than"):
         inputs.parse_json(wide, "big.json")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "latin-1"])
+def test_a_text_file_that_is_no_utf8_file_is_one_line_naming_it(tmp_path, capsys, kind):
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    ref.write_text("Hello.\n", encoding="utf-8")
+    if kind == "fifo":
+        os.mkfifo(hyp)
+    else:
+        hyp.write_bytes("Café.\n".encode("latin-1"))
+    assert main(["evaluate", "--hyp", str(hyp), "--ref", str(ref)]) == 2
+    err = capsys.readouterr().err
+    assert str(hyp) in err and "Traceback" not in err and len(err.splitlines()) == 1, err

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from ..data.manifest import read_pairs
 from ..evaluate import evaluate
+from ..inputs import TEXT_BYTES, read_text
 from ..outputs import claim_file, write_file
 from ..scores import Scores, score
 from .flags import deprecated, switch
@@ -90,4 +90,5 @@ def _report(scores: Scores, as_json: bool) -> str:
 
 
 def _lines(path: str) -> list[str]:
-    return Path(path).read_text(encoding="utf-8").splitlines()
+    """The lines of text file ``path`` (a regular file; an error names it)."""
+    return read_text(path, TEXT_BYTES).splitlines()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import config as config_io
+from ..inputs import read_json
 from ..text.lang import Languages, lang_tag, split_tag
 from .config import DataConfig
 
@@ -93,7 +94,10 @@ def read_manifest(data_dir: str | Path) -> Manifest:
     path = Path(data_dir) / MANIFEST_FILE
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found: is {data_dir} a directory of fanyi prepare?")
-    return config_io.from_dict(Manifest, json.loads(path.read_text(encoding="utf-8")))
+    values = read_json(path)
+    if not isinstance(values, dict):
+        raise ValueError(f"{path}: expected a JSON object of Manifest keys")
+    return config_io.from_dict(Manifest, values)
 
 
 @dataclass

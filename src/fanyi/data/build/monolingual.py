@@ -19,7 +19,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from ...inputs import CONFIG_BYTES, read_json
+from ...inputs import CONFIG_BYTES, TEXT_BYTES, read_json, read_text
 from ...outputs import claim_dir, written_dir
 from .repository import Repository, clone, local_source
 from .sources import blob_lines, default_branch, write_tsv
@@ -235,7 +235,9 @@ def _describe(out: Path, original: Path, how: tuple[str, str], model: str, count
 
 
 def _read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").split("\n")[:-1] if path.stat().st_size else []
+    """The lines of text file ``path`` (a regular file: ``inputs.read_text``)."""
+    text = read_text(path, TEXT_BYTES)
+    return text.split("\n")[:-1] if text else []
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:
