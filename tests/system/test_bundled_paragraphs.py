@@ -1,6 +1,8 @@
 """The bundled model, given paragraphs: every sentence is translated, one line in gives one line
-out, on the command line as in Python. (Unsplit, the model translated a 4-sentence paragraph as
-"I'm busy having a good restaurant today?": it was trained on single sentences.)"""
+out, on the command line as in Python. (Unsplit, a model trained on single sentences can
+translate a 4-sentence paragraph as "I'm busy having a good restaurant today?".) The tests
+compare the model with itself: a paragraph with its sentences one by one, the command line with
+Python."""
 
 import subprocess
 import sys
@@ -44,7 +46,6 @@ def test_the_command_line_gives_one_line_per_paragraph(translator):
         [sys.executable, "-m", "fanyi", "translate", "--threads", "1", "--dtype", "fp32"],
         input="\n".join(paragraphs).encode(),
         capture_output=True,
-        timeout=300,
     )
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode("utf-8").splitlines() == translator(paragraphs)

@@ -1,13 +1,16 @@
-"""Headlines in Title Case and lines in capitals get translated, not copied: the bundled general
-model reads them in sentence case by its truecase.txt (``recase.py``). Without it, it wrote
-newstest2020's "The Next Big Labor Strike Hits Oregon" back in English, and "PLEASE DO NOT
-TOUCH." as "PLEASE DO NOT TOUCH。". fp32, so that every host decodes alike."""
+"""Headlines in Title Case and lines in capitals are read in sentence case (``recase.py``, by the
+model's truecase.txt), so each is translated as its sentence-case line is. Read as written, the
+bundled general model can copy such a line back in English ("PLEASE DO NOT TOUCH。"). Each test
+compares the model with itself, so a retrained model passes as long as the feature works (fixed
+words are the golden test's); fp32, so that every host decodes alike."""
 
 import re
 
 import pytest
 
 from fanyi import Translator
+from fanyi.text.recase import read_headlines, read_lowercase, recasable
+from fanyi.translate.model_names import BUNDLED_MODELS
 from fanyi.translate.translator import BUNDLED
 
 HEADLINES = [  # newstest2020 en→zh (held out from every training mix)
@@ -16,7 +19,7 @@ HEADLINES = [  # newstest2020 en→zh (held out from every training mix)
     "PLEASE DO NOT TOUCH.",
     "WHERE IS THE TRAIN STATION?",
 ]
-LATIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")  # two words or more left in English
+ENGLISH_WORD = re.compile(r"[A-Za-z]+")
 
 pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model at {BUNDLED}")
 
@@ -26,18 +29,34 @@ def translator():
     return Translator.load(dtype="fp32")
 
 
-def test_headlines_are_translated(translator):
-    translations = translator(HEADLINES, to="zh")
-    assert not [t for t in translations if LATIN_RUN.search(t)], translations
+def in_sentence_case(lines: list[str], model: str) -> list[str]:
+    """``lines`` as bundled model ``model`` reads them: in sentence case by its truecase.txt."""
+    read = read_headlines(lines, read_lowercase(BUNDLED_MODELS / model / "truecase.txt"))
+    assert not any(map(recasable, read)) and all(r != h for r, h in zip(read, lines, strict=True))
+    return read
 
 
-def test_without_recasing_they_were_copied(translator):
-    translations = translator(HEADLINES, to="zh", recase_headlines=False)
-    assert [t for t in translations if LATIN_RUN.search(t)] == translations, translations
+def english_words(translations: list[str]) -> int:
+    return sum(len(ENGLISH_WORD.findall(t)) for t in translations)
 
 
-def test_the_tatoeba_ensemble_reads_capitals_too():
-    """Its truecase.txt is its own (Tatoeba's English); without it: 总裁者我的总裁。"""
+def test_headlines_are_translated_as_their_sentence_case(translator):
+    read = in_sentence_case(HEADLINES, "zh-en-general")
+    assert translator(HEADLINES, to="zh") == translator(read, to="zh")
+
+
+def test_recased_they_leave_no_more_english_than_as_written(translator):
+    recased = translator(HEADLINES, to="zh")
+    as_written = translator(HEADLINES, to="zh", recase_headlines=False)
+    assert english_words(recased) <= english_words(as_written), (recased, as_written)
+
+
+def test_the_tatoeba_ensemble_reads_capitals_by_its_own_table():
+    """Its truecase.txt is its own (Tatoeba's English). Read as written, "I LOVE YOU." can come
+    out 总裁者我的总裁。"""
     ensemble = Translator.load("zh-en", dtype="fp32")
-    assert ensemble("I LOVE YOU.", to="zh") == "我爱你。"
-    assert ensemble("I LOVE YOU.", to="zh", recase_headlines=False) != "我爱你。"
+    lines = ["I LOVE YOU.", "WHERE IS THE TRAIN STATION?"]
+    recased = ensemble(lines, to="zh")
+    assert recased == ensemble(in_sentence_case(lines, "zh-en"), to="zh")
+    as_written = ensemble(lines, to="zh", recase_headlines=False)
+    assert english_words(recased) <= english_words(as_written), (recased, as_written)
