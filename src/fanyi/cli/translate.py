@@ -44,7 +44,7 @@ from ..decode.options import MAX_BATCH_TOKENS
 from ..device import DEVICES
 from ..engines.registry import ALIASES, ENGINES
 from ..runtime import MAX_THREADS, set_threads
-from ..translate.translation import Translation
+from ..translate.translation import Translation, unplaced_terms
 from ..translate.translator import Translator
 from .arguments import at_least, device
 from .decode_flags import add_decode_flags, given_keys
@@ -167,10 +167,12 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
                 out.flush()
                 progress.done(result)
                 problem = "invalid UTF-8" if text is None else result.error
+                where = "--text" if args.text is not None else f"line {index + i + 1}"
                 if problem is not None:
-                    where = "--text" if args.text is not None else f"line {index + i + 1}"
                     progress.say(f"fanyi translate: {where}: {problem}")
                     bad += 1
+                if result.unplaced:
+                    progress.say(f"fanyi translate: {where}: {unplaced_terms(result.unplaced)}")
             index += len(lines)
     finally:
         progress.close()

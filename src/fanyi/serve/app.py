@@ -282,7 +282,11 @@ def to_schema(result: Result, attention: bool) -> schemas.Translation:
     ]
     source_tokens = result.source_tokens if attention else None
     return schemas.Translation(
-        text=result.text, to=result.to, candidates=candidates, source_tokens=source_tokens
+        text=result.text,
+        to=result.to,
+        candidates=candidates,
+        source_tokens=source_tokens,
+        unplaced=result.unplaced,
     )
 
 

@@ -83,7 +83,13 @@ def translate_request() -> type[RequestBase]:
         kind = _JSON_TYPES.get(base[0], base[0])
         fields[name] = (kind | None, Field(None, description=SEARCH_HELP[name]))
     for option in text_options():
-        kind = Literal[option.choices] if option.choices else StrictBool
+        kind = (
+            option.json
+            if option.json is not None
+            else Literal[option.choices]
+            if option.choices
+            else StrictBool
+        )
         fields[option.name] = (kind | None, Field(None, description=option.help))
     return create_model("TranslateRequest", __base__=RequestBase, **fields)
 
@@ -115,6 +121,10 @@ class Translation(BaseModel):
     candidates: list[Candidate]
     source_tokens: list[str] | None = Field(
         None, description="the pieces the model read: tag, text, </s> (with attention)"
+    )
+    unplaced: list[tuple[str, str]] = Field(
+        [], description="the glossary's [term, translation] pairs the text holds and its "
+        "translation misses"
     )
 
 

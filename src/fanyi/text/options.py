@@ -64,7 +64,7 @@ def markdown() -> str:
     """The table of text options for docs/text.md: option, flag, default, what it does."""
     rows = ["| option | flag | default | what it does |", "| --- | --- | --- | --- |"]
     for option in text_options():
-        values = ", ".join(option.choices) if option.choices else "true, false"
+        values = option.values or ", ".join(option.choices) or "true, false"
         default = str(option.default).lower()
         rows.append(
             f"| `{option.name}` | `{option.flag}` ({values}) | `{default}` | {option.help} |"

@@ -54,6 +54,15 @@ class Reading:
             translation = transform.write_back(translation, memo, context)
         return translation
 
+    def unplaced(self, translation: str) -> list[tuple[str, str]]:
+        """What the transforms asked of the text's ``translation`` (written back) and it
+        misses: (source phrase, target phrase) pairs, each transform's in order."""
+        return [
+            pair
+            for transform, memo in self.memos
+            for pair in transform.unplaced(translation, memo, self.context)
+        ]
+
 
 def read(text: str, context: Context, prefixed: bool = False) -> Reading:
     """``text`` read by every registered transform in order (``prefixed``: its translation

@@ -1,6 +1,7 @@
 """The text features in the order they read a text (and, reversed, write a translation back):
 the Chinese script last written, a list marker read first and written back outside the rest,
-inline code before the numbers inside it, addresses and dates held before the numbers in them.
+inline code before the numbers inside it, addresses, a user's terms, dates and names held
+before the numbers in them (a user's term before the dates and names inside it).
 A new feature is one module with a :class:`~.transform.Transform` and one entry here."""
 
 from __future__ import annotations
@@ -8,9 +9,11 @@ from __future__ import annotations
 from .chinese_script import Script
 from .code_spans import Code
 from .dates import Dates
+from .glossary import Terms
 from .lang import Spacing
 from .links import Links
 from .list_markers import ListMarkers
+from .names import Names
 from .numerals import Numbers
 from .recase import Headlines
 from .transform import Option, Transform
@@ -25,7 +28,9 @@ TRANSFORMS: list[Transform] = [
     Spacing(),
     Code(),
     Links(),
+    Terms(),
     Dates(),
+    Names(),
     Numbers(),
     Headlines(),
 ]

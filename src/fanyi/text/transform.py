@@ -21,20 +21,27 @@ TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off"
 @dataclass(frozen=True)
 class Option:
     """One switch of a transform: its key, default and one line of help. A string option names
-    its ``choices``; any other is a boolean."""
+    its ``choices``; an option of another kind its ``read`` (a value from a flag's text, YAML,
+    JSON or the API), how the docs name its ``values`` and its ``json`` type over HTTP; any
+    other is a boolean."""
 
     name: str
-    default: bool | str
+    default: Any
     help: str
     choices: tuple[str, ...] = ()
+    read: Callable[[object], Any] | None = None
+    values: str = ""
+    json: Any = None
 
     @property
     def flag(self) -> str:
         """The command-line flag: ``--keep-numbers``."""
         return "--" + self.name.replace("_", "-")
 
-    def parse(self, value: object) -> bool | str:
+    def parse(self, value: object) -> Any:
         """``value`` checked (a flag's or YAML's text accepted), or a ValueError naming it."""
+        if self.read is not None:
+            return self.read(value)
         if self.choices:
             if value not in self.choices:
                 names = f"{', '.join(self.choices[:-1])} or {self.choices[-1]}"
@@ -94,3 +101,8 @@ class Transform:
     def write_back(self, translation: str, memo: Any, context: Context) -> str:
         """``translation`` with the memo written back."""
         return translation
+
+    def unplaced(self, translation: str, memo: Any, context: Context) -> Held:
+        """What the text asked of its translation and ``translation`` (written back) misses:
+        (source phrase, target phrase) pairs to report, not to drop silently."""
+        return []

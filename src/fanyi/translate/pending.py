@@ -41,6 +41,10 @@ class Pending:
         (``text/pipeline.py``)."""
         return self.reading.written_back(translation) if self.reading else translation
 
+    def unplaced(self, translation: str) -> list[tuple[str, str]]:
+        """What the text transforms asked of ``translation`` (written back) and it misses."""
+        return self.reading.unplaced(translation) if self.reading else []
+
 
 Piece = tuple[Pending, int]  # a text and the index of one of its pieces
 

@@ -7,7 +7,7 @@ returned as one :class:`Translation`, its sentences' best candidates joined into
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import torch
@@ -30,6 +30,11 @@ def unicode_problem(text: str) -> str | None:
         code = ord(text[error.start])
         return f"not valid Unicode: a lone surrogate U+{code:04X} at character {error.start}"
     return None
+
+
+def unplaced_terms(pairs: list[tuple[str, str]]) -> str:
+    """A line that names the glossary terms a translation could not place."""
+    return "glossary terms not placed: " + "; ".join(f"{a} → {b}" for a, b in pairs)
 
 
 @dataclass
@@ -56,6 +61,8 @@ class Translation:
     source_tokens: list[str]  # the pieces the model read, sentence by sentence: tag, text, "</s>"
     candidates: list[Candidate]
     error: str | None = None  # why the text was not translated (its candidate is then empty)
+    # a glossary's (term, its translation) pairs the source holds and its translation misses
+    unplaced: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def text(self) -> str:

@@ -22,7 +22,7 @@ from .pending import in_batches, in_order
 from .plan import Searcher, decode_pieces
 from .request import Request, requests
 from .source_text import SourceText
-from .translation import AttentionMaps, Translation, assemble
+from .translation import AttentionMaps, Translation, assemble, unplaced_terms
 
 
 class Translator:
@@ -77,6 +77,8 @@ class Translator:
         for i, result in enumerate(results):
             if result.error is not None:
                 warnings.warn(f"text {i}: {result.error}", stacklevel=2)
+            if result.unplaced:
+                warnings.warn(f"text {i}: {unplaced_terms(result.unplaced)}", stacklevel=2)
         best = [result.text for result in results]
         return best[0] if isinstance(texts, str) else best
 
@@ -106,7 +108,9 @@ class Translator:
         batches = in_batches(pending, search.per_target, self.engine.options.batch_tokens)
         searcher = Searcher(self.engine, self.text, search, between_steps)
         for done in in_order(pending, batches, functools.partial(decode_pieces, searcher)):
-            yield assemble(done, self.text.src_vocab, self.text.tgt_vocab)
+            result = assemble(done, self.text.src_vocab, self.text.tgt_vocab)
+            result.unplaced = done.unplaced(result.text) if result.error is None else []
+            yield result
 
     def chosen(self, options: Any, changes: dict, text: Any = None) -> tuple[SearchOptions, Any]:
         """The SearchOptions and TextOptions of a call: ``options`` and ``text`` (default the

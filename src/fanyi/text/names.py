@@ -1,0 +1,265 @@
+"""Names and set phrases held to as the other language writes them: 台北 "Taipei", 长城 "Great
+Wall", 王小明 "Wang Xiaoming", "Li Wei" 李伟, "Microsoft" 微软 (``hold_names``).
+
+A small model trained on a few hundred thousand pairs translates a name it has seldom seen word
+by word (台北 "north of the Taiwan", 长城 "the long town", 王小明 "the prince"). Where a sentence
+holds a name and its translation does not hold the name as the other language writes it, the
+sentence is searched again, held to it (``decode/constraints.py``). Names come from:
+
+- a dictionary (``data/names.tsv``): CC-CEDICT's proper nouns, a few set phrases (新年快乐
+  "Happy New Year") and a curated table of companies and universities (``data/README.md``). In
+  Chinese a name is found at the word boundaries jieba cuts (美国 is not in 美国人); in English
+  as written, its first word capitalised;
+- Chinese person names jieba tags ``nr`` that start with a surname of ``data/surnames.tsv``:
+  into English in pinyin as people write them, surname first, the given name joined (王小明
+  "Wang Xiaoming", 欧阳修 "Ouyang Xiu", 李天恩 "Li Tian'en");
+- Chinese names in pinyin in English ("Li Wei"): a surname of the table, then a given name of
+  one or two syllables that ``data/given.tsv`` writes (李伟). English names of other origin the
+  dictionary lists ("Tom" 汤姆) are held to its transliteration; others are left to the model.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .lang import CHINESE, HAN
+from .transform import Context, Held, Option, Transform
+
+DATA = Path(__file__).parent / "data"
+MOST_NAMES = 4  # held in one sentence: more, and the held search writes a list of names
+PERSON_TAGS = ("nr", "nrfg")  # jieba's tags of a person's name
+# what follows a surname where it is no given name (李先生 "Mr Li", 王老师, 张某)
+TITLES = frozenset([
+    "先生", "女士", "小姐", "太太", "夫人", "老师", "师傅", "医生", "教授", "同学",
+    "阿姨", "叔叔", "大爷", "大妈", "经理", "主任", "部长", "局长", "书记", "校长",
+    "院长", "博士", "总", "某", "家", "氏", "姓", "哥", "姐", "嫂", "老", "队",
+    "局", "市", "县", "省",
+])  # fmt: skip
+# pinyin surnames that are English words too ("He said", "You can"): not read as a name
+ENGLISH_WORDS = frozenset({"he", "you", "an", "long", "fan", "bo", "man", "gu", "sun", "mi"})
+_GIVEN = re.compile(r"[A-Z][a-zü]+(?:'[a-zü]+)?")
+_WORD = re.compile(r"[A-Z][A-Za-z'\-]*")
+_HAN_ONLY = re.compile(f"[{HAN}]+")
+
+
+@dataclass(frozen=True)
+class Tables:
+    """What the name finder reads (``data/``): each dictionary name into English and into
+    Chinese, surnames with their pinyin, a given name's characters by syllable."""
+
+    chinese: dict[str, str]  # Chinese name → English
+    english: dict[str, str]  # English name → Chinese
+    inside_only: frozenset[str]  # English names that are common words too: never a sentence's first
+    surnames: dict[str, str]  # surname → pinyin, the most common first
+    by_pinyin: dict[str, str]  # pinyin → the most common surname
+    given: dict[str, str]  # syllable → a given name's character
+    not_names: frozenset[str]  # words jieba tags as names that are common words (王子)
+    longest: int  # the longest Chinese name, in characters
+    by_first: dict[str, list[str]]  # English names by their first word, the longest first
+
+
+def _rows(name: str) -> Iterator[list[str]]:
+    """The TAB-separated cells of each line of ``data/name`` (``#`` lines are comments)."""
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            yield line.split("\t")
+
+
+@functools.cache
+def tables() -> Tables:
+    """The name tables, read once."""
+    chinese, english, inside = {}, {}, set()
+    for zh, en, ways in _rows("names.tsv"):
+        chinese[zh] = en
+        if ways != "z":
+            english[en] = zh
+        if ways == "c":
+            inside.add(en)
+    surnames = {zh: py for zh, py, *_ in _rows("surnames.tsv")}
+    by_pinyin: dict[str, str] = {}
+    for zh, py in surnames.items():
+        by_pinyin.setdefault(py, zh)
+    given = {py: zh for py, zh in _rows("given.tsv")}
+    not_names = frozenset(row[0] for row in _rows("not-names.txt"))
+    by_first: dict[str, list[str]] = {}
+    for en in sorted(english, key=len, reverse=True):
+        if first := _WORD.match(en):
+            by_first.setdefault(first.group(), []).append(en)
+    longest = max(map(len, chinese))
+    return Tables(
+        chinese,
+        english,
+        frozenset(inside),
+        surnames,
+        by_pinyin,
+        given,
+        not_names,
+        longest,
+        by_first,
+    )
+
+
+_JIEBA_LOCK = threading.Lock()  # jieba's tokenizer is one global object
+
+
+@functools.cache
+def _tagger() -> Any:
+    """jieba's part-of-speech tagger, its dictionary loaded (once, about a second)."""
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba.posseg
+
+
+def tagged(sentence: str) -> list[tuple[str, str]]:
+    """The words of a Chinese ``sentence`` as jieba cuts them, each with its tag."""
+    with _JIEBA_LOCK:
+        return [(pair.word, pair.flag) for pair in _tagger().cut(sentence)]
+
+
+def in_pinyin(surname: str, given: str) -> str:
+    """A Chinese name as English writes it: the surname's pinyin, then the given name's joined
+    (an apostrophe before a syllable that starts with a, o or e), each capitalised."""
+    from pypinyin import Style, lazy_pinyin
+
+    syllables = lazy_pinyin(given, style=Style.NORMAL, v_to_u=True)
+    joined = syllables[0] + "".join(("'" if s[0] in "aoe" else "") + s for s in syllables[1:])
+    return f"{tables().surnames[surname].capitalize()} {joined.capitalize()}"
+
+
+def split_name(word: str) -> tuple[str, str] | None:
+    """(surname, given name) of a Chinese person's name (a compound surname first), or None
+    where ``word`` does not read as one: no surname of the table, no given name of one or two
+    characters, a title after the surname (李先生), a common word (王子)."""
+    known = tables()
+    if word in known.not_names or not _HAN_ONLY.fullmatch(word):
+        return None
+    for size in (2, 1):
+        surname, given = word[:size], word[size:]
+        if surname in known.surnames and 1 <= len(given) <= 2:
+            if given in TITLES or given[0] in TITLES or given[-1] in TITLES:
+                return None
+            return surname, given
+    return None
+
+
+def chinese_names(sentence: str) -> Held:
+    """The names of a Chinese ``sentence`` with their English: the dictionary's, the longest at
+    jieba's word boundaries, and persons' names in pinyin."""
+    known, words = tables(), tagged(sentence)
+    starts, at = [], 0
+    for word, _ in words:
+        starts.append(at)
+        at += len(word)
+    ends = {*starts[1:], at}
+    found, i = [], 0
+    while i < len(words):
+        start, word, tag = starts[i], *words[i]
+        end = next(
+            (
+                e
+                for e in range(min(at, start + known.longest), start, -1)
+                if e in ends and sentence[start:e] in known.chinese
+            ),
+            None,
+        )
+        if end is not None:
+            found.append((sentence[start:end], known.chinese[sentence[start:end]]))
+            i = starts.index(end) if end < at else len(words)
+            continue
+        if tag in PERSON_TAGS and (parts := split_name(word)):
+            found.append((word, in_pinyin(*parts)))
+        i += 1
+    return found
+
+
+def given_in_hanzi(given: str) -> str | None:
+    """A given name in pinyin ("Xiaoming", "Wei", "Tian'en") in the characters of the table,
+    one or two syllables; None where a syllable is not in it."""
+    known, letters = tables().given, given.lower().replace("'", "")
+    if letters in known:
+        return known[letters]
+    for cut in range(1, len(letters)):
+        first, second = letters[:cut], letters[cut:]
+        if first in known and second in known:
+            return known[first] + known[second]
+    return None
+
+
+def english_names(sentence: str) -> Held:
+    """The names of an English ``sentence`` with their Chinese: the dictionary's (the longest
+    at each capitalised word) and Chinese names in pinyin ("Li Wei")."""
+    known, found, taken = tables(), [], 0
+    first = _WORD.search(sentence)
+    for match in _WORD.finditer(sentence):
+        if match.start() < taken:
+            continue
+        name = _dictionary_name(sentence, match.start(), known)
+        if name and not (name in known.inside_only and first and match.start() == first.start()):
+            found.append((name, known.english[name]))
+            taken = match.start() + len(name)
+        elif person := _pinyin_name(sentence, match.start()):
+            found.append(person)
+            taken = match.start() + len(person[0])
+    return found
+
+
+def _dictionary_name(sentence: str, start: int, known: Tables) -> str | None:
+    """The longest dictionary name at ``start`` of ``sentence``: its first word as written, the
+    words after it in any case, a whole word."""
+    first = _WORD.match(sentence, start)
+    word = first.group() if first else ""
+    for name in known.by_first.get(word, ()):
+        text = sentence[start : start + len(name)]
+        whole = not sentence[start + len(name) : start + len(name) + 1].isalnum()
+        if whole and text.lower() == name.lower() and text.startswith(word):
+            return name
+    return None
+
+
+def _pinyin_name(sentence: str, start: int) -> tuple[str, str] | None:
+    """("Li Wei", 李伟) where a pinyin surname of the table and a given name of the table start
+    at ``start`` of ``sentence``."""
+    match = re.match(r"([A-Z][a-zü]+) (" + _GIVEN.pattern + r")\b", sentence[start:])
+    if match is None or match.group(1).lower() in ENGLISH_WORDS:
+        return None
+    surname = tables().by_pinyin.get(match.group(1).lower())
+    given = given_in_hanzi(match.group(2))
+    if surname is None or given is None:
+        return None
+    return match.group(), surname + given
+
+
+def names_to_hold(sentence: str, source: str) -> Held:
+    """The names of ``sentence`` (in ``source``) with what the other language writes for
+    each, the first MOST_NAMES, each once."""
+    found = chinese_names(sentence) if source == CHINESE else english_names(sentence)
+    return list(dict.fromkeys(found))[:MOST_NAMES]
+
+
+class Names(Transform):
+    """``hold_names``: between Chinese and English, a name held to as the target writes it."""
+
+    name = "names"
+    options = (
+        Option(
+            "hold_names",
+            True,
+            "names and set phrases held as the target writes them (台北 ⇄ Taipei, 王小明 ⇄ "
+            "Wang Xiaoming)",
+        ),
+    )
+
+    def held(self, sentence: str, memo: None, context: Context) -> Held:
+        if not context.options.hold_names or {context.source, context.to} != {CHINESE, "en"}:
+            return []
+        return names_to_hold(sentence, context.source)
