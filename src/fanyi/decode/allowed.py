@@ -23,10 +23,10 @@ from typing import NamedTuple, cast
 
 import torch
 from torch import Tensor, nn
-from torch.ao.nn.quantized import dynamic
 
 from ..model.decoding import OutputLayer
 from ..model.inference import PackedLinear
+from ..model.inference.int8 import Int8Linear
 from ..model.inference.split_attention import linear_from
 from ..model.transformer import Generator
 from .ensemble import MixtureGenerator
@@ -86,11 +86,8 @@ def rows(linear: nn.Module, ids: Tensor) -> nn.Module:
     """The rows ``ids`` of a linear map, as the same kind of map (weights copied exactly)."""
     if isinstance(linear, PackedLinear):
         return PackedLinear(cast(nn.Linear, rows(linear.unpacked(), ids)))
-    if isinstance(linear, dynamic.Linear):
-        weight, bias = linear._weight_bias()
-        quantized = dynamic.Linear(weight.size(1), ids.numel(), dtype=weight.dtype)
-        quantized.set_weight_bias(weight[ids.cpu()], None if bias is None else bias[ids.cpu()])
-        return quantized
+    if isinstance(linear, Int8Linear):
+        return linear.rows(ids)
     if isinstance(linear, nn.Linear):
         bias = None if linear.bias is None else linear.bias.detach()[ids]
         return linear_from(linear.weight.detach()[ids], bias).eval()

@@ -4,6 +4,7 @@ decoded again in halves, so that only a piece that fails by itself is lost."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -31,6 +32,8 @@ class Pending:
     # per piece, the target phrases (ids) its translation holds (constraints.py)
     constraints: list[list[Spellings]] = field(default_factory=list)
     reading: Reading | None = None  # how the text transforms read it, to write back
+    source_lang: str | None = None  # the language it is in: given, or detected (None: unknown)
+    unchanged: str | None = None  # its translation, where it is in the language asked already
 
     @property
     def ready(self) -> bool:
@@ -51,12 +54,20 @@ Piece = tuple[Pending, int]  # a text and the index of one of its pieces
 
 def in_batches(texts: list[Pending], per_target: bool, batch_tokens: int) -> Iterator[list[Piece]]:
     """The pieces of ``texts`` in batches of ``batch_tokens`` tokens, sorted by length (and by
-    target language where their searches differ: ``per_target``)."""
+    target language where their searches differ: ``per_target``). Pieces that start with
+    different target prefixes never share a batch: a prefix's pieces are exempt from the
+    suppressed ones for its whole batch, and a text's translation must not depend on others'."""
     pieces = [(text, i) for text in texts for i in range(len(text.pieces))]
     lengths = [len(text.pieces[i]) for text, i in pieces]
-    order = sorted(range(len(pieces)), key=lambda i: (per_target and pieces[i][0].to, lengths[i]))
-    for batch in token_batches(order, lengths, batch_tokens):
-        yield [pieces[i] for i in batch]
+    prefix = [tuple(text.prefix) if i == 0 else () for text, i in pieces]
+
+    def group(n: int) -> tuple:
+        return prefix[n], per_target and pieces[n][0].to
+
+    order = sorted(range(len(pieces)), key=lambda n: (group(n), lengths[n]))
+    for _, members in itertools.groupby(order, key=group):
+        for batch in token_batches(list(members), lengths, batch_tokens):
+            yield [pieces[n] for n in batch]
 
 
 def in_order(

@@ -3,7 +3,7 @@
 
 packed.py           linear maps with their weights in oneDNN's packed layout (CPU; fp32 and bf16)
 bf16.py             a bf16 copy; on a CPU its linear maps packed
-int8.py             an int8 copy: dynamic quantisation of the linear maps (CPU)
+int8.py             an int8 copy: int8 weights, each input row quantised on its own (CPU)
 compiled.py         the decoder's one-token step compiled to C++ by TorchInductor (fp32, bf16);
                     imported only where asked for: TorchInductor adds ~1 s to a start
 split_attention.py  encoder-decoder attention with Wᵠ and Wᴷⱽ apart, for packed and int8 maps

@@ -1,27 +1,74 @@
-"""An int8 copy of a model for decoding on a CPU: dynamic quantisation of its linear maps.
+"""An int8 copy of a model for decoding on a CPU: its linear maps in 8-bit integers.
 
-``torch.ao.quantization.quantize_dynamic`` stores each weight as int8 and quantises the
-activations on the fly per call (VNNI where the CPU has it, AVX2 elsewhere). Equal to the
-fp32 model within int8's precision (tests/unit/model/test_quantize.py).
+Each weight is stored as int8 rows, one scale per output channel; each input row is quantised
+on the fly with a scale of its own, the product taken in int32 (``torch._int_mm``: VNNI or AMX
+where the CPU has them) and scaled back to float32. A row's scale is its own, so a sentence's
+translation never depends on the other sentences of its batch (PyTorch's dynamic quantisation
+scales a whole batch by one number). Equal to the fp32 model within int8's precision
+(tests/unit/model/test_quantize.py).
 """
 
 from __future__ import annotations
 
-import warnings
-
 import torch
-from torch import nn
+from torch import Tensor, nn
 
 from ..transformer import Transformer
 from .packed import plain_copy
 from .split_attention import split_cross_attention
+
+LEVELS = 127.0  # symmetric int8: -127..127
+TINY = 1e-12  # the scale of an all-zero row or channel
+
+
+class Int8Linear(nn.Module):
+    """y = x Wᵀ + b, W as int8 rows with a scale per output channel, x quantised per row."""
+
+    def __init__(self, weight: Tensor, bias: Tensor | None) -> None:
+        super().__init__()
+        weight = weight.detach().float()
+        scale = weight.abs().amax(dim=1).clamp_min(TINY) / LEVELS
+        quantized = torch.round(weight / scale[:, None]).to(torch.int8)
+        self.register_buffer("weight_t", quantized.t().contiguous())  # in x out, for _int_mm
+        self.register_buffer("scale", scale)
+        self.register_buffer("bias", None if bias is None else bias.detach().float().clone())
+
+    @classmethod
+    def of(cls, linear: nn.Linear) -> Int8Linear:
+        return cls(linear.weight, linear.bias)
+
+    def forward(self, x: Tensor) -> Tensor:
+        rows = x.reshape(-1, x.size(-1)).float()
+        row_scale = rows.abs().amax(dim=1, keepdim=True).clamp_min(TINY) / LEVELS
+        quantized = torch.round(rows / row_scale).to(torch.int8)
+        y = _int_mm(quantized, self.weight_t).float().mul_(row_scale).mul_(self.scale)
+        if self.bias is not None:
+            y = y.add_(self.bias)
+        return y.reshape(*x.shape[:-1], y.size(-1))
+
+    def rows(self, ids: Tensor) -> Int8Linear:
+        """The output channels ``ids`` as a map of their own (their int8 weights as they are)."""
+        subset = Int8Linear.__new__(Int8Linear)
+        nn.Module.__init__(subset)
+        subset.register_buffer("weight_t", self.weight_t[:, ids].contiguous())
+        subset.register_buffer("scale", self.scale[ids])
+        subset.register_buffer("bias", None if self.bias is None else self.bias[ids])
+        return subset
+
+
+def _int_mm(a: Tensor, b: Tensor) -> Tensor:
+    """``a @ b`` of int8 matrices in int32, exact (no product of int8 rows overflows int32)."""
+    if hasattr(torch, "_int_mm") and a.device.type == "cpu":
+        return torch._int_mm(a, b)
+    return a.int() @ b.int()
 
 
 def quantize_int8(model: Transformer) -> Transformer:
     """A copy of ``model`` whose linear maps (attention, feed-forward, generator) are int8."""
     model = plain_copy(model).float().eval()
     split_cross_attention(model)
-    with warnings.catch_warnings():  # torch 2.9+ deprecates torch.ao in favour of torchao
-        warnings.simplefilter("ignore", DeprecationWarning)
-        warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
-        return torch.ao.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8).eval()
+    for parent in list(model.modules()):
+        for name, child in parent.named_children():
+            if isinstance(child, nn.Linear):
+                setattr(parent, name, Int8Linear.of(child))
+    return model.eval()
