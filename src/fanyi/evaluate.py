@@ -27,6 +27,7 @@ def evaluate(
         if result.error is not None:  # scored as it is: an empty translation
             warnings.warn(f"source {i + 1}: {result.error}", stacklevel=2)
     hypotheses = [r.text for r in results]
-    languages = [r.to for r in results if r.source_tokens]
-    target = to or (max(set(languages), key=languages.count) if languages else None)
+    # the language each went into, as the model names it (``to`` may be any code: zh-TW)
+    languages = [r.to for r in results if r.source_tokens] or [r.to for r in results]
+    target = max(set(languages), key=languages.count) if languages else None
     return hypotheses, score(hypotheses, references, target)

@@ -91,6 +91,26 @@ def test_one_text_may_be_given_as_a_string(translator):
     assert one == post(app, {"text": ["你好。"]}).json()["translations"]
 
 
+def test_languages_as_people_write_them_over_http(translator):
+    app = create_app(translator, LIMITS)
+    english = ["Good morning.", "The software is fine."]
+    for code in ("zh-TW", "ZH-hant", "cmn", "zh-CN"):
+        answer = post(app, {"text": english, "to": code})
+        assert answer.status_code == 200, answer.text
+        got = [r["text"] for r in answer.json()["translations"]]
+        assert got == translator(english, to=code), code
+    mixed = post(app, {"text": ["I met 王小明 yesterday.", "我的朋友 Li Wei 来自 Boston。"]})
+    assert [r["to"] for r in mixed.json()["translations"]] == ["zh", "en"]
+    forced = post(app, {"text": "Boston", "from": "zh", "to": "en-US"}).json()["translations"]
+    assert forced[0]["text"] == translator("Boston", source_lang="zh", to="en")
+    same = post(app, {"text": ["I am fine."], "to": "en"}).json()["translations"][0]
+    assert same["text"] == "I am fine."
+    for body in ({"text": ["a"], "to": "fr"}, {"text": ["a"], "from": "fr"}):
+        refused = post(app, body)
+        assert refused.status_code == 422 and "this model translates" in refused.json()["detail"]
+    assert post(app, {"text": ["a"], "source_lang": "en"}).status_code == 422  # the field is "from"
+
+
 def test_a_text_that_is_not_unicode_is_named_by_its_index(translator):
     body = json.dumps({"text": ["ok", "fine", "x\udcff"]}).encode()  # ASCII, escaped
     headers = {"Content-Type": "application/json"}

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from fanyi import Translator
 from fanyi.cli import main
+from fanyi.text.lang import to_traditional
 from fanyi.translate.translation import Translation
 from fanyi.translate.translator import BUNDLED, resolve_model_dir
 from foreign_device import foreign_device
@@ -59,9 +60,40 @@ def test_direction_is_detected_from_the_script(translator):
     zh, en = translator.translate(["我很好。", "I am fine."])
     assert (zh.to, en.to) == ("en", "zh")
     assert zh.source_tokens[0] == "<2en>" and en.source_tokens[0] == "<2zh>"
-    assert translator.translate(["I am fine."], to="en")[0].source_tokens[0] == "<2en>"
+    forced = translator.translate(["Boston"], to="en", source_lang="zh")[0]
+    assert forced.source_tokens[0] == "<2en>" and forced.source_lang == "zh"
     with pytest.raises(ValueError, match="translates into"):
         translator(["hello"], to="de")
+
+
+def test_languages_as_people_write_them(translator):
+    mixed = translator.translate(["I met 王小明 yesterday.", "我的朋友 Li Wei 来自 Boston。"])
+    assert [(t.source_lang, t.to) for t in mixed] == [("en", "zh"), ("zh", "en")]
+    assert [t.source_tokens[0] for t in mixed] == ["<2zh>", "<2en>"]
+    for code in ("zh-CN", "zh-Hans", "cmn", "ZH", "zh-TW", "zh-HK", "zh-Hant"):
+        assert translator.translate(["Good morning."], to=code)[0].to == "zh", code
+    for code in ("en-US", "eng", "EN"):
+        assert translator.translate(["早上好。"], to=code)[0].to == "en", code
+    with pytest.raises(ValueError, match=r"translates into en \(.*\) and zh \(.*\), not 'fr'"):
+        translator(["hello"], to="fr")
+
+
+def test_a_text_in_the_language_asked_is_returned_as_it_is(translator):
+    same = translator.translate(["I am fine."], to="en")[0]
+    assert (same.text, same.source_tokens, same.source_lang) == ("I am fine.", [], "en")
+    texts = ["我們來試試。", "我们来试试。"]
+    assert translator(texts, to="zh") == texts  # as written: no model, no t2s
+    assert translator(texts, to="zh-TW") == ["我們來試試。"] * 2  # the characters it names
+    assert translator("I am fine.", source_lang="en", to="en-US") == "I am fine."
+    assert translator.token_counts(["I am fine.", "我很好。"], to="en") == [0, 5]
+
+
+def test_a_target_code_sets_the_chinese_script_for_that_call(translator):
+    english = ["The software is fine.", "Good morning."]
+    simplified = translator(english, to="zh")
+    assert translator(english, to="zh-TW") == [to_traditional(t, "tw") for t in simplified]
+    assert translator(english, to="zh-Hant") == [to_traditional(t, "hant") for t in simplified]
+    assert translator(english, to="zh") == simplified  # the call after: the option's own
 
 
 def test_input_is_normalised_like_the_training_data(translator):

@@ -1,11 +1,10 @@
 """Languages: normalisation (NFKC with Chinese punctuation kept, whitespace, Traditional →
-Simplified), scripts and directions, tags, tokenizers, and sentence splitting."""
+Simplified), scripts, tags, tokenizers, and sentence splitting."""
 
 import pytest
 
 from fanyi.text.lang import (
     LONG_SENTENCE,
-    Languages,
     Normalizer,
     add_tag,
     bleu_tokenizer,
@@ -88,22 +87,6 @@ def test_length_units_count_han_characters_and_other_words():
     assert length_units("汤姆的狗") == 4
     assert length_units("Tom's dog ran.") == 3
     assert length_units("我有3只猫 cats") == 6
-
-
-def test_directions_of_a_bidirectional_model():
-    zh_en = Languages("zh", "en", bidirectional=True)
-    assert zh_en.targets == ["en", "zh"]
-    assert zh_en.target_of("我很好。") == "en" and zh_en.target_of("I am fine.") == "zh"
-    assert zh_en.target_of("") == "zh"  # no Han: read as the Latin-script side
-    assert zh_en.target_of("我很好。", to="zh") == "zh"  # asked for: no detection
-    with pytest.raises(ValueError, match="into en and zh, not 'de'"):
-        zh_en.target_of("hello", to="de")
-    de_en = Languages("de", "en", bidirectional=True)
-    assert de_en.target_of("Ein Hund.", to="en") == "en" and de_en.source_of("de") == "en"
-    with pytest.raises(ValueError, match="share a script"):
-        de_en.target_of("Ein Hund.")
-    assert de_en.target_of("  ") == "en"
-    assert Languages("de", "en").target_of("Ein Hund.") == "en"  # one way: nothing to detect
 
 
 def test_tags_tokenizers_and_joining():

@@ -14,7 +14,8 @@ from typing import Any
 
 from .. import config as config_io
 from ..inputs import read_json
-from ..text.lang import Languages, lang_tag, split_tag
+from ..text.lang import lang_tag, split_tag
+from ..text.languages import Languages
 from .config import DataConfig
 
 MANIFEST_FILE = "manifest.json"

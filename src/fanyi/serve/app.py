@@ -181,8 +181,13 @@ def check_limits(
         if getattr(options, name) > limits.max_beam:
             value = getattr(options, name)
             raise HTTPException(422, f"{name} {value} is over the limit {limits.max_beam}")
-    if request.to is not None and request.to not in translator.targets:
-        raise HTTPException(422, f"this model translates into {', '.join(translator.targets)}")
+    try:
+        if request.to is not None:
+            translator.text.languages.target(request.to)
+        if request.source_lang is not None:
+            translator.text.languages.source(request.source_lang)
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
     check_prefixes(request, limits)
     if options.sampling and any(request.constraints or []):  # before it shares a batch
         raise HTTPException(422, "constraints need beam search (or greedy decoding), not sampling")
@@ -198,7 +203,10 @@ def held_texts(request: schemas.RequestBase) -> list[TextRequest]:
     """Each text with its target language, target prefix and the phrases it holds."""
     phrases = request.constraints or [None] * len(request.text)
     held = zip(request.text, target_prefixes(request), phrases, strict=True)
-    return [TextRequest(text, request.to, prefix, tuple(p or ())) for text, prefix, p in held]
+    return [
+        TextRequest(text, request.to, prefix, tuple(p or ()), request.source_lang)
+        for text, prefix, p in held
+    ]
 
 
 def check_prefixes(request: schemas.RequestBase, limits: Limits) -> None:
@@ -226,7 +234,7 @@ def request_cost(
     a text's direction cannot be told."""
     search, text = options
     try:
-        tokens = sum(translator.token_counts(request.text, request.to, text))
+        tokens = sum(translator.token_counts(request.text, request.to, text, request.source_lang))
     except ValueError as error:
         raise HTTPException(422, str(error)) from None
     if tokens > limits.max_tokens:

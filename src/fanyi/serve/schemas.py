@@ -36,8 +36,15 @@ class RequestBase(BaseModel):
     )
     to: str | None = Field(
         None,
-        description="target language, one of /health's targets; default: detected per text "
-        "from its script",
+        description="target language: a code of one of /health's targets, in any case (en, "
+        "en-US, zh, zh-CN, zh-TW: Taiwan's characters, zh-HK, zh-Hant); default: detected per "
+        "text from its script; a text already in it is returned as it is",
+    )
+    source_lang: str | None = Field(
+        None,
+        alias="from",
+        description="the texts' language (any code of one of the model's); default: detected "
+        "per text from the script most of its words are written in",
     )
     target_prefix: StrictStr | list[StrictStr | None] | None = Field(
         None,

@@ -1,10 +1,11 @@
-"""Languages: every answer to "which language, which script, which tag, which tokenizer" lives here.
+"""Scripts: every answer to "which script, which tag, which tokenizer" lives here (which languages
+a model translates between, their codes and a text's direction: ``languages.py``).
 
 A model translates between the two languages of its data, one way or both; a model that goes both
 ways reads the tag of the target language first (``<2en> 你好。``). Chinese is written in Han
 characters without spaces between words; the other languages fanyi has met (English, German) in
 Latin script with spaces. That difference decides how text is normalised (Chinese keeps its
-full-width punctuation and is converted Traditional → Simplified), how a direction is detected,
+full-width punctuation and is converted Traditional → Simplified), which language a text is in,
 how a sentence is measured, where sentences end, how translated sentences are joined, and
 sacreBLEU's tokenizer.
 """
@@ -62,11 +63,6 @@ def in_other_script(lang: str, piece: str) -> bool:
     return _LATIN_LETTER.search(piece) is not None
 
 
-def script_of_text(text: str) -> str:
-    """Han if ``text`` holds a Han character, else Latin."""
-    return HAN_SCRIPT if has_han(text) else LATIN_SCRIPT
-
-
 def majority_script(lines: Sequence[str]) -> str:
     """The script most non-empty ``lines`` are written in (Latin for none)."""
     lines = [line for line in lines if line.strip()]
@@ -110,45 +106,6 @@ def split_tag(text: str) -> tuple[str | None, str]:
 def is_tag(piece: str) -> bool:
     """Whether ``piece`` is a whole tag such as ``<2en>``."""
     return _TAG.fullmatch(piece) is not None
-
-
-@dataclass(frozen=True)
-class Languages:
-    """The languages of a model: its base direction, and whether it also translates back."""
-
-    src: str
-    tgt: str
-    bidirectional: bool = False
-
-    @property
-    def targets(self) -> list[str]:
-        """The languages this model translates into."""
-        return [self.tgt, self.src] if self.bidirectional else [self.tgt]
-
-    def source_of(self, to: str) -> str:
-        """The language a source translated into ``to`` is in."""
-        return self.src if to == self.tgt else self.tgt
-
-    def target_of(self, text: str, to: str | None = None) -> str:
-        """``to`` (checked), or the target detected from the script of ``text``: the other
-        language of the model than the one written in that script."""
-        if to is not None:
-            if to not in self.targets:
-                raise ValueError(
-                    f"this model translates into {' and '.join(self.targets)}, not {to!r}"
-                )
-            return to
-        if len(self.targets) == 1:
-            return self.tgt
-        written = [lang for lang in (self.src, self.tgt) if script_of(lang) == script_of_text(text)]
-        if len(written) == 1:
-            return self.source_of(written[0])
-        if not text.strip():
-            return self.tgt
-        raise ValueError(
-            f"{self.src} and {self.tgt} share a script, so the direction cannot be detected: "
-            f"give the target language ({' or '.join(self.targets)})"
-        )
 
 
 # --- normalisation: one spelling of every character, for the corpus and for the translator ---
@@ -200,8 +157,8 @@ def to_traditional(text: str, script: str, kept: Sequence[str] = ()) -> str:
 
 
 # Chinese punctuation: the CJK symbols (、。《》「」【】 …) and the full-width forms' (，：；！？（）)
-_CHINESE_MARK = f"\u3001-\u303f{_CJK_PUNCTUATION.removesuffix(chr(0x2026))}"
-_SPACE_AT_MARK = re.compile(f" +(?=[{_CHINESE_MARK}])|(?<=[{_CHINESE_MARK}]) +")
+CHINESE_MARKS = f"\u3001-\u303f{_CJK_PUNCTUATION.removesuffix(chr(0x2026))}"
+_SPACE_AT_MARK = re.compile(f" +(?=[{CHINESE_MARKS}])|(?<=[{CHINESE_MARKS}]) +")
 
 
 def tidy_spacing(text: str, kept: Sequence[str] = ()) -> str:

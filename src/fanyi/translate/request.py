@@ -10,16 +10,21 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Request:
-    """A text and what its translation is held to (``to``: None detects it from the text)."""
+    """A text and what its translation is held to (``to``: None detects it from the text;
+    ``source_lang``: the text's language, None detects it; any code of either: ``zh-TW``)."""
 
     text: str
     to: str | None = None
     prefix: str | None = None  # the translation starts with it; the search continues from it
     constraints: tuple[str, ...] = ()  # phrases a translation of one sentence holds as written
+    source_lang: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str):
             raise ValueError(f"a text must be a string, not {type(self.text).__name__}")
+        for name in ("to", "source_lang"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a language code (a string) or None")
         if self.prefix is not None and not isinstance(self.prefix, str):
             raise ValueError("a target prefix must be a string or None")
         listed = isinstance(self.constraints, Sequence) and not isinstance(self.constraints, str)
@@ -33,16 +38,18 @@ def requests(
     to: str | None = None,
     target_prefix: str | Sequence[str | None] | None = None,
     constraints: Sequence[Sequence[str] | None] | None = None,
+    source_lang: str | None = None,
 ) -> list[Request]:
-    """A request per text: a Request as given, a string with ``to``, its target prefix (one
-    for all, or one per text) and its ``constraints`` (per text, None for none)."""
+    """A request per text: a Request as given, a string with ``to`` and ``source_lang``, its
+    target prefix (one for all, or one per text) and its ``constraints`` (per text, None for
+    none)."""
     if isinstance(texts, str):  # its characters would each be a text
         raise TypeError("texts must be a list of strings (call the translator with one)")
     n = len(texts)
     prefixes = _per_text(target_prefix, n)
     phrases = _phrases(constraints, n)
     return [
-        text if isinstance(text, Request) else Request(text, to, prefix, held)  # type: ignore[arg-type]
+        text if isinstance(text, Request) else Request(text, to, prefix, held, source_lang)  # type: ignore[arg-type]
         for text, prefix, held in zip(texts, prefixes, phrases, strict=True)
     ]
 

@@ -10,7 +10,8 @@ from ..decode.options import LongInput
 from ..filenames import TRUECASE_FILE
 from ..sections import Checkpoint
 from ..text import pipeline
-from ..text.lang import Languages, Normalizer, add_tag
+from ..text.lang import Normalizer, add_tag
+from ..text.languages import Languages, in_chinese_script
 from ..text.options import TextOptions
 from ..text.recase import read_lowercase
 from ..text.transform import Context
@@ -57,12 +58,17 @@ class SourceText:
     def prepare(
         self, request: Request, options: TextOptions, long: LongInput, hold: bool
     ) -> Pending:
-        """``request`` on its way: its target (a ``to`` this model does not translate into
-        raises), its pieces (``long``: a sentence too long split, or an error), target prefix and
-        constraints (the user's; with ``hold``, the transforms' too), or why it is not
-        translated."""
-        lang = self.languages.target_of(request.text, request.to)
-        error, forced = unicode_problem(request.text), []
+        """``request`` on its way: its direction (a ``to`` this model does not translate into
+        raises; a text in the language asked is kept as it is), its pieces (``long``: a sentence
+        too long split, or an error), target prefix and constraints (the user's; with ``hold``,
+        the transforms' too), or why it is not translated."""
+        way = self.languages.direction(request.text, request.to, request.source_lang)
+        lang, error, forced = way.to, unicode_problem(request.text), []
+        if way.chinese_script is not None:  # zh-TW: this text's translation in Taiwan's characters
+            options = options.replace(chinese_script=way.chinese_script)
+        if way.unchanged and error is None:  # in the language asked already: no model
+            kept = in_chinese_script(request.text, way.chinese_script)
+            return Pending(request.text, lang, [], [], source_lang=way.source, unchanged=kept)
         pieces: list[list[int]] = []
         phrases: list[list[Spellings]] = []
         reading = None if error else self.reading(request.text, lang, options, bool(request.prefix))
@@ -78,7 +84,9 @@ class SourceText:
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
         found: list = [None] * len(pieces)
-        return Pending(request.text, lang, pieces, found, error, forced, phrases, reading)
+        text = Pending(request.text, lang, pieces, found, error, forced, phrases, reading)
+        text.source_lang = way.source
+        return text
 
     def pieces(
         self, text: str, to: str, options: TextOptions, long: LongInput = "split"

@@ -61,6 +61,7 @@ class Translation:
     source_tokens: list[str]  # the pieces the model read, sentence by sentence: tag, text, "</s>"
     candidates: list[Candidate]
     error: str | None = None  # why the text was not translated (its candidate is then empty)
+    source_lang: str | None = None  # the language of the source: given, or detected
     # a glossary's (term, its translation) pairs the source holds and its translation misses
     unplaced: list[tuple[str, str]] = field(default_factory=list)
 
@@ -91,12 +92,16 @@ def assemble(text: Pending, source: Vocab, target: Vocab) -> Translation:
     """A text's translation: its sentences' (pieces') best candidates joined."""
     tokens = [source.id_to_piece(i) for ids in text.pieces for i in ids]
     parts = [hypotheses for hypotheses in text.found if hypotheses is not None]
+    lang = text.source_lang
+    if text.unchanged is not None:  # in the language asked already: no model
+        kept = [Candidate(text.unchanged, 0.0, 0.0, [])]
+        return Translation(text.source, text.to, [], kept, source_lang=lang)
     if text.error is not None or not parts:
         empty = [Candidate("", 0.0, 0.0, [])]
-        return Translation(text.source, text.to, tokens, empty, text.error)
+        return Translation(text.source, text.to, tokens, empty, text.error, source_lang=lang)
     if len(parts) == 1:
         candidates = [candidate(h, target, text.written_back) for h in parts[0]]
-        return Translation(text.source, text.to, tokens, candidates)
+        return Translation(text.source, text.to, tokens, candidates, source_lang=lang)
     best = [candidate(hyps[0], target) for hyps in parts]  # one per sentence, in order
     joined = Candidate(
         text.written_back(join_sentences([c.text for c in best], text.to)),
@@ -105,7 +110,7 @@ def assemble(text: Pending, source: Vocab, target: Vocab) -> Translation:
         [t for c in best for t in c.tokens[:-1]] + [EOS],
         block_diagonal([c.attention for c in best]),
     )
-    return Translation(text.source, text.to, tokens, [joined])
+    return Translation(text.source, text.to, tokens, [joined], source_lang=lang)
 
 
 def candidate(hyp: Hypothesis, vocab: Vocab, written_back: Callable[[str], str] = str) -> Candidate:

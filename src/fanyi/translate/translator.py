@@ -91,15 +91,17 @@ class Translator:
         target_prefix: str | Sequence[str | None] | None = None,
         constraints: Sequence[Sequence[str] | None] | None = None,
         text_options: TextOptions | None = None,
+        source_lang: str | None = None,
         **changes: Any,
     ) -> Iterator[Translation]:
         """Each text's :class:`Translation` as soon as it and every text before it are done.
-        ``texts``: strings or :class:`Request` s; ``to``: default detected per text; ``options``
+        ``texts``: strings or :class:`Request` s; ``to`` and ``source_lang`` (any code: ``zh-TW``,
+        ``en-US``): default detected per text, a text already in ``to`` kept as it is; ``options``
         (default the translator's) with ``changes`` over it (SearchOptions or TextOptions keys);
         ``between_steps`` may wait, or raise ``Cancelled``. ``target_prefix``: text each
         translation starts with (one for all, or one per text); ``constraints``: per text (of
         one sentence), phrases its translation holds, or None."""
-        work = requests(texts, to, target_prefix, constraints)
+        work = requests(texts, to, target_prefix, constraints, source_lang)
         search, text = self.chosen(options, changes, text_options)
         if search.sampling and any(request.constraints for request in work):
             raise ValueError("constraints need beam search (or greedy decoding), not sampling")
@@ -124,12 +126,19 @@ class Translator:
         return config.search, config.text
 
     def token_counts(
-        self, texts: list[str], to: str | None = None, text: TextOptions | None = None
+        self,
+        texts: list[str],
+        to: str | None = None,
+        text: TextOptions | None = None,
+        source_lang: str | None = None,
     ) -> list[int]:
-        """The source tokens the model reads for each text: what decoding it costs, before beam."""
-        target_of, long, read = self.text.languages.target_of, self.options.long_input, text
+        """The source tokens the model reads for each text: what decoding it costs, before beam
+        (none for a text in the language asked already)."""
+        ways = [self.text.languages.direction(t, to, source_lang) for t in texts]
+        long, read = self.options.long_input, text or self.text_options
         pieces = (
-            self.text.pieces(t, target_of(t, to), read or self.text_options, long) for t in texts
+            [] if way.unchanged else self.text.pieces(t, way.to, read, long)
+            for t, way in zip(texts, ways, strict=True)
         )
         return [sum(map(len, p)) for p in pieces]
 
