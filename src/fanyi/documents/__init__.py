@@ -1,0 +1,14 @@
+"""Documents in, the same documents out, translated: one reader and writer per format.
+
+document.py        the Document protocol, a Format, text read from bytes and spliced back
+segment.py         a segment: words (Text), markup held as written (Held), markup around
+                   words (Wrap), a cut between parts (Break)
+compose.py         a segment's translation written with its markup placed
+translating.py     a document's segments through a translator, then its writer
+registry.py        FORMATS by name and extension
+plain.py           a text file: each line with words
+markdown.py        Markdown by markdown-it-py's block tokens; markdown_inline.py: its inline markup
+subtitles.py       SubRip and WebVTT cues, translations broken into lines again
+html.py            HTML texts and attributes; html_events.py: the parser's events with their spans
+tags.py            inline tags paired around the words they mark
+"""

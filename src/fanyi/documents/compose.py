@@ -1,0 +1,157 @@
+"""A segment's translation written with its markup, from the model's translations of its texts.
+
+Whole first: the model translates a part as one text (its held spans as inline code, which the
+translator copies), and its wraps' words on their own; each held span is put back where the
+translation holds its code, and each wrap around the place the translation holds the wrap's own
+translation (or its words as written: a name copied). Where one cannot be placed, the part is
+written piece by piece instead: each run of words translated on its own, the markup between them
+as written. Nothing of the markup is ever lost; only the fluency of such a part suffers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .segment import Held, Piece, Text, Wrap, has_words, plain, trimmed
+
+Table = dict[str, "str | None"]  # a text the model read → its translation (None: it failed)
+Escape = Callable[[str], str]  # words made safe to write in the format (markup escaped)
+
+_SLOT = 0xF0000  # a placed span waits in a private-use plane until the words are escaped
+_SLOTS = re.compile("[\U000f0000-\U000ffffd]")
+_ENDS = " \t\"'“”‘’「」.。!！?？,，;；:："  # what a text's translation alone may add at its ends
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_SPACE = re.compile(r"\s+")
+
+
+def compose(pieces: tuple[Piece, ...], table: Table, escape: Escape) -> str | None:
+    """``pieces`` translated whole, their markup placed; None where something cannot be."""
+    lead, items, trail = _peeled(pieces, escape)
+    if not has_words(items):
+        return lead + written(items, escape) + trail
+    if len(items) == 1 and isinstance(items[0], Wrap):
+        inner = compose(items[0].inner, table, escape)
+        return None if inner is None else f"{lead}{items[0].open}{inner}{items[0].close}{trail}"
+    whole = table.get(plain(items))
+    if whole is None:
+        return None
+    markup: list[str] = []
+    for piece in sorted(_placed(items), key=lambda p: -len(_search(p, table)[0])):
+        found = _place(whole, piece, table)
+        rendered = None if found is None else _markup(piece, whole[slice(*found)], table, escape)
+        if found is None or rendered is None:
+            return None
+        whole = whole[: found[0]] + chr(_SLOT + len(markup)) + whole[found[1] :]
+        markup.append(rendered)
+    text = _SLOTS.sub(lambda m: markup[ord(m.group()) - _SLOT], escape(whole))
+    return lead + text + trail
+
+
+def piecewise(pieces: tuple[Piece, ...], table: Table, escape: Escape, to: str) -> str | None:
+    """``pieces`` translated run by run, the markup between the runs written as it was."""
+    out: list[str] = []
+    for piece in pieces:
+        if isinstance(piece, Text):
+            if not has_words((piece,)):
+                out.append(escape(piece.text))
+                continue
+            found = table.get(_SPACE.sub(" ", piece.text).strip())
+            if found is None:
+                return None
+            lead, _, trail = trimmed((piece,))
+            if to.lower().startswith("zh"):  # Chinese sets no space beside its own characters
+                lead = "" if _HAN.match(found[:1]) else lead
+                trail = "" if _HAN.match(found[-1:]) else trail
+            out.append(lead + escape(found) + trail)
+        elif isinstance(piece, Wrap):
+            inner = compose(piece.inner, table, escape)
+            inner = inner if inner is not None else piecewise(piece.inner, table, escape, to)
+            if inner is None:
+                return None
+            out.append(piece.open + inner + piece.close)
+        else:
+            out.append(piece.raw)
+    return joined(out, to)
+
+
+def written(pieces: tuple[Piece, ...], escape: Escape) -> str:
+    """``pieces`` written as they are, untranslated (their words escaped)."""
+    out = []
+    for piece in pieces:
+        if isinstance(piece, Text):
+            out.append(escape(piece.text))
+        elif isinstance(piece, Wrap):
+            out.append(piece.open + written(piece.inner, escape) + piece.close)
+        else:
+            out.append(piece.raw)
+    return "".join(out)
+
+
+def joined(texts: list[str], to: str) -> str:
+    """``texts`` run together: into English a space where two words would touch; into Chinese
+    none between two Han characters."""
+    out, chinese = "", to.lower().startswith("zh")
+    for text in texts:
+        if out and text:
+            if not chinese and out[-1].isalnum() and text[0].isalnum():
+                out += " "
+            elif chinese and out[-1] == " " and _HAN.match(text[:1]) and _HAN.search(out[-2:]):
+                out = out.rstrip(" ")
+        out += text
+    return out
+
+
+def _peeled(pieces: tuple[Piece, ...], escape: Escape) -> tuple[str, tuple[Piece, ...], str]:
+    """What ``pieces`` start and end with that stays where it is (whitespace, markup that shows
+    no words: an image, a lone tag), written, and the pieces between."""
+    lead, items, trail = trimmed(pieces)
+    start, end = 0, len(items)
+    while start < end and isinstance(items[start], Held) and not items[start].shown:  # type: ignore[union-attr]
+        start += 1
+    while end > start and isinstance(items[end - 1], Held) and not items[end - 1].shown:  # type: ignore[union-attr]
+        end -= 1
+    if (start, end) == (0, len(items)):
+        return lead, items, trail
+    inner_lead, middle, inner_trail = trimmed(items[start:end])
+    before = lead + written(items[:start], escape) + inner_lead
+    return before, middle, inner_trail + written(items[end:], escape) + trail
+
+
+def _placed(items: tuple[Piece, ...]) -> list[Held | Wrap]:
+    return [p for p in items if isinstance(p, (Held, Wrap))]
+
+
+def _search(piece: Held | Wrap, table: Table) -> list[str]:
+    """What ``piece`` looks like in the translation, best first."""
+    if isinstance(piece, Held):
+        return [f"`{piece.shown}`", piece.shown] if piece.shown else [""]
+    words = plain(piece.inner)
+    alone = (table.get(words) or "").strip(_ENDS)
+    return [text for text in (alone, words) if text] or [""]
+
+
+def _place(whole: str, piece: Held | Wrap, table: Table) -> tuple[int, int] | None:
+    """Where the translation ``whole`` holds ``piece``: its first match (a wrap's words in any
+    case), or None."""
+    for text in _search(piece, table):
+        if not text:
+            continue
+        at = whole.find(text)
+        if at < 0 and len(whole.lower()) == len(whole) and len(text.lower()) == len(text):
+            at = whole.lower().find(text.lower())
+        if at >= 0:
+            return at, at + len(text)
+    return None
+
+
+def _markup(piece: Held | Wrap, found: str, table: Table, escape: Escape) -> str | None:
+    """What replaces ``piece``'s place (``found``: the words there): held markup as written; a
+    wrap around those words, or, where its words have markup of their own, around their own
+    translation with it placed."""
+    if isinstance(piece, Held):
+        return piece.raw
+    if all(isinstance(p, Text) for p in piece.inner):
+        return piece.open + escape(found) + piece.close
+    inner = compose(piece.inner, table, escape)
+    return None if inner is None else piece.open + inner + piece.close
