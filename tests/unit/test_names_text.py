@@ -1,0 +1,125 @@
+"""Names found in a sentence and what the other language writes for each (``text/names.py``):
+the dictionary's names at jieba's word boundaries, Chinese person names in pinyin, pinyin names
+in English in characters; what is no name is left alone."""
+
+import pytest
+
+from fanyi.text import pipeline
+from fanyi.text.names import (
+    given_in_hanzi,
+    in_pinyin,
+    names_to_hold,
+    split_name,
+    tables,
+)
+from fanyi.text.options import TextOptions
+from fanyi.text.transform import Context
+
+
+@pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("我住在台北。", [("台北", "Taipei")]),
+        ("我们去长城吧。", [("长城", "Great Wall")]),
+        ("他在上海交通大学读书。", [("上海交通大学", "Shanghai Jiao Tong University")]),
+        ("我叫王小明。", [("王小明", "Wang Xiaoming")]),
+        ("李伟是我的同事。", [("李伟", "Li Wei")]),
+        ("欧阳修是宋代文学家。", [("欧阳修", "Ouyang Xiu")]),
+        ("新年快乐！", [("新年快乐", "Happy New Year")]),
+        ("他想去美国。", [("美国", "United States")]),
+    ],
+)
+def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, names):
+    assert names_to_hold(sentence, "zh") == names
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "王子很高兴。",  # a prince: a common word jieba tags as a name
+        "昨天的事真的要谢谢您了。",  # 谢谢 starts it: no Mr Xie
+        "李先生在家。",  # a title after the surname
+        "所有美国人都需要缴税。",  # Americans, not the country
+        "我不喜欢茶，所以我早餐大致上都喝咖啡。",  # 上都 is no word here
+        "小王来了。",  # no surname first
+    ],
+)
+def test_what_is_no_name_is_left_alone(sentence):
+    assert names_to_hold(sentence, "zh") == []
+
+
+@pytest.mark.parametrize(
+    "sentence, names",
+    [
+        ("My friend Li Wei works at Microsoft.", [("Li Wei", "李伟"), ("Microsoft", "微软")]),
+        ("Wang Xiaoming lives in Beijing.", [("Wang Xiaoming", "王小明"), ("Beijing", "北京")]),
+        ("Xi Jinping met them.", [("Xi Jinping", "习近平")]),  # the dictionary's, not a guess
+        ("Happy New Year!", [("Happy New Year", "新年快乐")]),
+        ("I saw Mary.", [("Mary", "玛丽")]),
+    ],
+)
+def test_english_names_are_found_with_their_chinese(sentence, names):
+    assert names_to_hold(sentence, "en") == names
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "He Said that.",  # "He" reads as no surname
+        "Output is shown in the Shell window.",  # Chinese text keeps a foreign name in Latin
+        "Linux and ASCII.",
+        "Li was here.",  # a surname without a given name
+        "Zhang Qrst came.",  # a given name the table cannot write
+    ],
+)
+def test_english_words_and_foreign_names_are_left_to_the_model(sentence):
+    assert names_to_hold(sentence, "en") == []
+
+
+@pytest.mark.parametrize(
+    "surname, given, written",
+    [
+        ("王", "小明", "Wang Xiaoming"),
+        ("李", "伟", "Li Wei"),
+        ("李", "天恩", "Li Tian'en"),  # a syllable that starts with a vowel after another
+        ("欧阳", "修", "Ouyang Xiu"),  # a compound surname
+        ("曾", "国藩", "Zeng Guofan"),  # a surname's own reading (not ceng)
+        ("单", "田芳", "Shan Tianfang"),
+        ("吕", "小明", "Lü Xiaoming"),
+    ],
+)
+def test_a_chinese_name_is_written_in_pinyin_surname_first_given_name_joined(
+    surname, given, written
+):
+    assert in_pinyin(surname, given) == written
+
+
+def test_a_name_splits_into_surname_and_given_name():
+    assert split_name("王小明") == ("王", "小明")
+    assert split_name("欧阳修") == ("欧阳", "修")
+    assert split_name("王老师") is None and split_name("王子") is None
+    assert split_name("汤姆斯坦") is None  # a given name of three characters
+
+
+def test_a_given_name_in_pinyin_is_written_in_one_or_two_characters():
+    assert given_in_hanzi("Wei") == "伟"
+    assert given_in_hanzi("Xiaoming") == "小明"
+    assert given_in_hanzi("Tian'en") == "天恩"
+    assert given_in_hanzi("Qrst") is None
+
+
+def test_the_tables_are_small_and_every_english_name_reads_back():
+    known = tables()
+    assert 5000 < len(known.chinese) < 20000
+    assert all(known.chinese[zh] == en for en, zh in known.english.items())
+    assert list(known.surnames)[:3] == ["王", "李", "张"]
+
+
+def test_the_transform_holds_names_only_between_chinese_and_english_and_when_on():
+    options = TextOptions()
+    reading = pipeline.read("我住在台北。", Context("zh", "en", options))
+    assert reading.held("我住在台北。") == ["Taipei"]
+    off = pipeline.read("我住在台北。", Context("zh", "en", options.replace(hold_names=False)))
+    assert off.held("我住在台北。") == []
+    german = pipeline.read("Ich wohne in Beijing.", Context("de", "en", options))
+    assert german.held("Ich wohne in Beijing.") == []
