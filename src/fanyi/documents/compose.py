@@ -34,18 +34,21 @@ def compose(pieces: tuple[Piece, ...], table: Table, escape: Escape) -> str | No
         inner = compose(items[0].inner, table, escape)
         return None if inner is None else f"{lead}{items[0].open}{inner}{items[0].close}{trail}"
     whole = table.get(plain(items))
-    if whole is None:
+    if whole is None or _SLOTS.search(whole):  # a private-use character of its own: piecewise
         return None
-    markup: list[str] = []
-    for piece in sorted(_placed(items), key=lambda p: -len(_search(p, table)[0])):
-        found = _place(whole, piece, table)
+    spans: list[tuple[int, int, str]] = []  # where each piece goes in ``whole``, and its markup
+    for piece, near in sorted(_placed(items), key=lambda p: -len(_search(p[0], table)[0])):
+        found = _place(whole, piece, table, near, spans)
         rendered = None if found is None else _markup(piece, whole[slice(*found)], table, escape)
         if found is None or rendered is None:
             return None
-        whole = whole[: found[0]] + chr(_SLOT + len(markup)) + whole[found[1] :]
-        markup.append(rendered)
-    text = _SLOTS.sub(lambda m: markup[ord(m.group()) - _SLOT], escape(whole))
-    return lead + text + trail
+        spans.append((*found, rendered))
+    slotted, at = [], 0
+    for n, (start, end, _) in sorted(enumerate(spans), key=lambda item: item[1][0]):
+        slotted += [whole[at:start], chr(_SLOT + n)]
+        at = end
+    text = escape("".join([*slotted, whole[at:]]))
+    return lead + _SLOTS.sub(lambda m: spans[ord(m.group()) - _SLOT][2], text) + trail
 
 
 def piecewise(pieces: tuple[Piece, ...], table: Table, escape: Escape, to: str) -> str | None:
@@ -118,8 +121,15 @@ def _peeled(pieces: tuple[Piece, ...], escape: Escape) -> tuple[str, tuple[Piece
     return before, middle, inner_trail + written(items[end:], escape) + trail
 
 
-def _placed(items: tuple[Piece, ...]) -> list[Held | Wrap]:
-    return [p for p in items if isinstance(p, (Held, Wrap))]
+def _placed(items: tuple[Piece, ...]) -> list[tuple[Held | Wrap, float]]:
+    """The pieces to place, each with where it starts in the source's text, as a fraction of
+    it (the same words twice: each wrap goes around the place nearest its own)."""
+    length = max(len(plain(items)), 1)
+    return [
+        (piece, (len(plain(items[: i + 1])) - len(plain((piece,)))) / length)
+        for i, piece in enumerate(items)
+        if isinstance(piece, (Held, Wrap))
+    ]
 
 
 def _search(piece: Held | Wrap, table: Table) -> list[str]:
@@ -127,21 +137,32 @@ def _search(piece: Held | Wrap, table: Table) -> list[str]:
     if isinstance(piece, Held):
         return [f"`{piece.shown}`", piece.shown] if piece.shown else [""]
     words = plain(piece.inner)
-    alone = (table.get(words) or "").strip(_ENDS)
+    ends = "".join(c for c in _ENDS if not (words.startswith(c) or words.endswith(c)))
+    alone = (table.get(words) or "").strip(ends)  # what the words do not end with themselves
     return [text for text in (alone, words) if text] or [""]
 
 
-def _place(whole: str, piece: Held | Wrap, table: Table) -> tuple[int, int] | None:
-    """Where the translation ``whole`` holds ``piece``: its first match (a wrap's words in any
-    case), or None."""
+def _place(
+    whole: str, piece: Held | Wrap, table: Table, near: float, taken: list[tuple[int, int, str]]
+) -> tuple[int, int] | None:
+    """Where the translation ``whole`` holds ``piece`` (a wrap's words in any case), outside the
+    spans ``taken``: of its matches, the one nearest the fraction ``near`` of it; None where
+    there is none."""
+    folded = whole.lower() if len(whole.lower()) == len(whole) else whole
     for text in _search(piece, table):
-        if not text:
-            continue
-        at = whole.find(text)
-        if at < 0 and len(whole.lower()) == len(whole) and len(text.lower()) == len(text):
-            at = whole.lower().find(text.lower())
-        if at >= 0:
-            return at, at + len(text)
+        for haystack, needle in ((whole, text), (folded, text.lower())):
+            if not needle or len(needle) != len(text):
+                continue
+            starts = [
+                m.start()
+                for m in re.finditer(f"(?={re.escape(needle)})", haystack)
+                if not any(
+                    m.start() < end and start < m.start() + len(text) for start, end, _ in taken
+                )
+            ]
+            if starts:
+                at = min(starts, key=lambda start: abs(start / max(len(whole), 1) - near))
+                return at, at + len(text)
     return None
 
 

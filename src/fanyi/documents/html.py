@@ -93,6 +93,10 @@ def read(data: bytes, name: str) -> HtmlDocument:
     source = decoded(data, name)
     if "<" not in source.text:
         raise ValueError(f"{name}: not an HTML file: it has no tag")
+    if _SLOTS.search(source.text):
+        raise ValueError(
+            f"{name}: holds characters of Unicode's private-use plane 16, which fanyi reads no HTML with"
+        )
     reader = _Reader(source.text)
     reader.walk(events(source.text))
     return HtmlDocument(source, reader.units, reader.segments)
@@ -137,10 +141,10 @@ class _Reader:
             return
         for event in run:
             self._attributes(event, inside=True)  # first: the pieces' tags name their slots
-        _, pieces, _ = trimmed(tuple(self._pieces(run, slots=True)))
+        _, kept, _ = trimmed(tuple(self._pieces(run, slots=True)))
         start, end = _trimmed_span(self.text, run)
         self.units.append(Unit((start, end), self._slotted(start, end)))
-        self.segments.append(paired(pieces))
+        self.segments.append(paired(kept))
 
     def _pieces(self, run: list[Event], slots: bool) -> list[Piece]:
         pieces: list[Piece] = []

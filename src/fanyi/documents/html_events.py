@@ -44,10 +44,17 @@ class _Collector(HTMLParser):
     def handle_data(self, data: str) -> None:
         self.events.append(Event("text", self._at()))
 
-    def _other(self, *_: object) -> None:
+    def handle_comment(self, data: str) -> None:
         self.events.append(Event("other", self._at()))
 
-    handle_comment = handle_decl = handle_pi = unknown_decl = _other
+    def handle_decl(self, decl: str) -> None:
+        self.events.append(Event("other", self._at()))
+
+    def handle_pi(self, data: str) -> None:
+        self.events.append(Event("other", self._at()))
+
+    def unknown_decl(self, data: str) -> None:
+        self.events.append(Event("other", self._at()))
 
 
 def events(text: str) -> list[Event]:

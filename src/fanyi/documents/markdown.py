@@ -50,7 +50,7 @@ def read(data: bytes, name: str) -> MarkdownDocument:
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
-    md, env = parser(), {}
+    md, env = parser(), dict[str, Any]()
     body = "\n".join(lines[skip:])
     regions: list[tuple[int, int]] = []
     segments: list[Segment] = []

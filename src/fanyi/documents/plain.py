@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .document import Spliced, decoded
-from .segment import Text, has_words
+from .segment import Segment, Text, has_words
 
 _CONTENT = re.compile(r"[^\n]*\S")  # a line's text up to its last non-space character
 
@@ -14,7 +14,8 @@ _CONTENT = re.compile(r"[^\n]*\S")  # a line's text up to its last non-space cha
 def read(data: bytes, name: str) -> Spliced:
     """The lines of text file ``data`` as segments."""
     source = decoded(data, name)
-    regions, segments = [], []
+    regions: list[tuple[int, int]] = []
+    segments: list[Segment] = []
     for match in re.finditer(r"(?m)^[ \t]*(" + _CONTENT.pattern + ")", source.text):
         text = match.group(1)
         if has_words((Text(text),)):

@@ -1,0 +1,222 @@
+"""Each format on real files nobody here wrote (tests/fixtures/documents/README.md): translated
+by a stand-in translator (upper case), the output re-parsed by the same parser has the same
+structure, its code, addresses, timings and markup byte for byte, the words translated, and
+every line with nothing to translate as it was."""
+
+from pathlib import Path
+
+import lxml.html
+import pytest
+import srt
+import webvtt
+
+from fanyi.documents import html, markdown, plain, subtitles
+from fanyi.documents.registry import FORMATS, format_for
+from fanyi.documents.translating import translate_segments
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "documents"
+
+
+def upper(texts: list[str]) -> list[str]:
+    return [text.upper() for text in texts]
+
+
+def translated(document, to: str = "zh") -> str:
+    translations, report = translate_segments(document.segments, upper, document.escape, to)
+    assert report.failed == 0
+    return document.write(translations, to).decode("utf-8")
+
+
+def untouched_lines_kept(source: str, regions: list[tuple[int, int]], out: str) -> None:
+    """Every line of ``source`` that no region touches is in ``out``, in order."""
+    touched, at = set(), 0
+    for number, line in enumerate(source.split("\n")):
+        if any(start <= at + len(line) and end >= at for start, end in regions):
+            touched.add(number)
+        at += len(line) + 1
+    kept = iter(out.split("\n"))
+    for number, line in enumerate(source.split("\n")):
+        if number not in touched:
+            assert any(line == found for found in kept), f"line {number + 1} changed: {line!r}"
+
+
+def skeleton(text: str) -> list[tuple]:
+    """A Markdown text's blocks and the markup a translation must keep as written."""
+    kept = []
+    for token in markdown.parser().parse(text):
+        if token.type != "inline":
+            kept.append((token.type, token.tag, token.markup, token.info))
+        if token.type in ("fence", "code_block", "html_block"):
+            kept.append(token.content)
+        for child in token.children or []:
+            if child.type in ("code_inline", "html_inline"):
+                kept.append((child.type, child.content))
+            elif child.type in ("link_open", "image"):
+                kept.append((child.type, child.attrs.get("href"), child.attrs.get("src")))
+            elif child.type.endswith(("_open", "_close")):
+                kept.append(child.type)
+    return kept
+
+
+def test_a_readme_keeps_its_blocks_code_and_addresses():
+    data = (FIXTURES / "nanogpt-readme.md").read_bytes()
+    document = markdown.read(data, "nanogpt-readme.md")
+    out = translated(document)
+    source = data.decode("utf-8")
+    assert skeleton(out) == skeleton(source)
+    untouched_lines_kept(source, document.regions, out)
+    assert "## INSTALL\n" in out and "| GPT2-MEDIUM | 350M  |" in out
+    assert "[NANOCHAT](https://github.com/karpathy/nanochat)" in out
+    assert "`torch.compile`" in out and "`--compile=False`" in out
+    assert document.write([None] * len(document.segments), "zh") == data
+
+
+def test_markdown_constructs_each_keep_their_markup():
+    source = (
+        "---\ntitle: Front matter\n---\n"
+        "Setext heading\n===\n\n"
+        "> A quote that\n> runs on **two** lines.\n\n"
+        "A line  \nbroken hard, *then* `code`, <https://example.org> and [a *ref*][r].\n\n"
+        '<div align="center">\n  <b>HTML block</b>\n</div>\n\n'
+        '| cell \\| pipe | ![alt text](a.png) |\n| --- | --- |\n| `x` | [link](u "t") |\n\n'
+        "    indented code\n\n"
+        "[r]: https://example.org/ref\n"
+    )
+    document = markdown.read(source.encode(), "constructs.md")
+    out = translated(document)
+    assert out.startswith("---\ntitle: Front matter\n---\nSETEXT HEADING\n===\n")
+    assert "> A QUOTE THAT RUNS ON **TWO** LINES." in out
+    assert "A LINE  \nBROKEN HARD, *THEN* `code`, <https://example.org> AND [A *REF*][r]." in out
+    assert '<div align="center">\n  <b>HTML block</b>\n</div>' in out
+    assert "| CELL \\| PIPE | ![ALT TEXT](a.png) |" in out
+    assert '[LINK](u "t")' in out and "    indented code\n" in out
+    assert skeleton(out) == skeleton(source)
+
+
+def test_words_that_look_like_markup_are_escaped():
+    document = markdown.read(b"Text.\n", "x.md")
+    out = document.escape("# 1. *a* [b] <tag> a_b _c_ <3")
+    assert out == "\\# 1. \\*a\\* \\[b\\] \\<tag> a_b \\_c\\_ <3"
+    assert document.escape("1. first") == "1\\. first"
+
+
+def test_subrip_keeps_numbers_and_timings_and_rewraps_each_cue():
+    data = (FIXTURES / "sintel.en.srt").read_bytes()
+    document = subtitles.read_srt(data, "sintel.en.srt")
+    out = translated(document, to="en")
+    before, after = list(srt.parse(data.decode())), list(srt.parse(out))
+    assert [(c.index, c.start, c.end) for c in after] == [(c.index, c.start, c.end) for c in before]
+    for old, new in zip(before, after, strict=True):
+        assert new.content.replace("\n", " ") == old.content.replace("\n", " ").upper()
+        assert len(new.content.split("\n")) == len(old.content.split("\n"))
+        assert all(len(line) <= subtitles.WIDTHS["en"] for line in new.content.split("\n"))
+
+
+def test_webvtt_keeps_its_style_block_identifiers_settings_and_tags():
+    data = (FIXTURES / "styles2.vtt").read_bytes()
+    document = subtitles.read_vtt(data, "styles2.vtt")
+    out = translated(document, to="en")
+    before, after = webvtt.from_string(data.decode()), webvtt.from_string(out)
+    fields = [(c.identifier, c.start, c.end, str(c.settings)) for c in before.captions]
+    assert [(c.identifier, c.start, c.end, str(c.settings)) for c in after.captions] == fields
+    assert [s.text for s in after.styles] == [s.text for s in before.styles]
+    for old, new in zip(before.captions, after.captions, strict=True):
+        assert new.text.replace("\n", " ") == old.text.upper().replace("&LT;", "&lt;")
+    assert "<c.magenta.bg_black><i>SOME ITALIC</i> AND NORMAL" in out  # a line too long: two
+    assert (
+        len(after.captions[2].lines) == 2
+        and "2 &lt; 3 !</c>" in out
+        and "<c.magenta.bg_black>---</c>" in out
+    )
+    untouched_lines_kept(data.decode(), document.regions, out)
+
+
+def elements(page: str) -> list[tuple]:
+    """Every element's tag and attributes but the translated ones, and what code holds."""
+    root = lxml.html.document_fromstring(page.encode())
+    translated_names = ("alt", "title", "placeholder", "lang")
+    found: list[tuple] = []
+    for element in root.iter():
+        attributes = {k: v for k, v in element.attrib.items() if k not in translated_names}
+        found.append((element.tag, attributes))
+        if element.tag in ("script", "style", "pre", "code", "kbd", "var", "samp"):
+            found.append(lxml.html.tostring(element, with_tail=False))
+    return found
+
+
+@pytest.mark.parametrize("name", ["birdwatching.html", "other-semantics.html"])
+def test_a_page_keeps_its_elements_and_code_and_sets_its_language(name):
+    data = (FIXTURES / name).read_bytes()
+    document = html.read(data, name)
+    out = translated(document)
+    assert elements(out) == elements(data.decode())
+    assert lxml.html.document_fromstring(out.encode()).get("lang") == "zh"
+    assert out.replace('lang="zh"', "") != data.decode()
+
+
+def test_a_page_s_attributes_and_inline_elements_are_translated_in_place():
+    out = translated(html.read((FIXTURES / "birdwatching.html").read_bytes(), "b.html"))
+    assert '<img src="dove.png" alt="A SIMPLE DOVE LOGO">' in out
+    assert '<li><a href="#">GET STARTED</a></li>' in out
+    assert "<title>BIRDWATCHING</title>" in out
+    assert (
+        '<p><a href="http://game-icons.net/lorc/originals/dove.html">DOVE ICON</a> BY LORC.</p>'
+        in out
+    )
+    assert (
+        '<link href="https://fonts.googleapis.com/css?family=Roboto+Condensed:300%7CCinzel' in out
+    )
+    code = translated(html.read((FIXTURES / "other-semantics.html").read_bytes(), "o.html"))
+    assert "<code>&lt;font&gt;</code> AND <code>&lt;center&gt;</code>." in code
+    assert '<abbr title="REVEREND">REV.</abbr> GREEN' in code
+    assert "alert('Owww, stop poking me!');" in code
+
+
+def test_what_html_leaves_alone():
+    page = (
+        '<html><body><p translate="no">Keep me</p><script>var s = "Words";</script>'
+        "<style>p::before { content: 'Words'; }</style><pre>Pre words</pre>"
+        '<textarea placeholder="Type here">Area words</textarea><p>Go<br>now</p></body></html>'
+    )
+    out = translated(html.read(page.encode(), "p.html"), to="en")
+    assert out == (
+        '<html lang="en"><body><p translate="no">Keep me</p><script>var s = "Words";</script>'
+        "<style>p::before { content: 'Words'; }</style><pre>Pre words</pre>"
+        '<textarea placeholder="Type here">Area words</textarea><p>GO<br>NOW</p></body></html>'
+    )
+
+
+def test_plain_text_keeps_indentation_and_empty_lines():
+    document = plain.read(b"  Hello there.\n\n\tSecond line  \n--\n", "a.txt")
+    assert translated(document) == "  HELLO THERE.\n\n\tSECOND LINE  \n--\n"
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_written_back():
+    document = plain.read(b"\xef\xbb\xbfOne.\r\nTwo.\r\n", "a.txt")
+    assert document.write(["1.", "2."], "en") == b"\xef\xbb\xbf1.\r\n2.\r\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("bad.srt", b"1\n00:00:01,000 --> nonsense\nHello\n", "bad.srt: not a SubRip (.srt) file"),
+        ("bad.vtt", b"00:01.000 --> 00:02.000\nHello\n", "bad.vtt: not a WebVTT (.vtt) file"),
+        ("bad.html", b"no tags at all", "bad.html: not an HTML file"),
+        ("bad.md", b"caf\xe9", "bad.md: not UTF-8 (byte 3)"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_file(name, data, says):
+    with pytest.raises(ValueError) as refused:
+        format_for(name).read(data, name)
+    assert str(refused.value).startswith(says)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_format_is_chosen_by_extension_or_by_name():
+    assert format_for("README.MD").name == "markdown"
+    assert format_for("x.htm").name == "html" and format_for("x.txt").name == "text"
+    assert format_for("notes", "markdown") is FORMATS["markdown"]
+    with pytest.raises(ValueError, match=r"no document format reads \.docx"):
+        format_for("report.docx")
+    with pytest.raises(ValueError, match="no document format 'rtf'"):
+        format_for("x.md", "rtf")
