@@ -32,14 +32,17 @@ MAX_BYTES = 8 << 20  # a glossary file
 Pair = tuple[str, str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Glossary:
     """A user's (term, translation) pairs, in the order given."""
 
     pairs: tuple[Pair, ...] = ()
 
     def __str__(self) -> str:
-        return f"{len(self.pairs)} terms" if self.pairs else "none"
+        n = len(self.pairs)
+        return f"{n} term{'s' * (n != 1)}" if n else "none"
+
+    __repr__ = __str__  # as the flags' help and TextOptions name it
 
     def oriented(self, source: str, to: str) -> list[Pair]:
         """The (source term, target term) pairs that apply from ``source`` into ``to``, longest
