@@ -7,7 +7,10 @@ One definition for every command and the Python API: ``cpu``, ``cuda``, ``cuda:N
 
 from __future__ import annotations
 
-import torch
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
 
 DEVICES = "cpu, cuda, cuda:N or auto"  # what --device takes, as its help and errors say
 
@@ -15,6 +18,8 @@ DEVICES = "cpu, cuda, cuda:N or auto"  # what --device takes, as its help and er
 def resolve_device(name: str | torch.device) -> torch.device:
     """The torch device ``name`` names (``auto``: the first GPU if there is one, else the CPU);
     a one-line ``ValueError`` for one this machine does not have."""
+    import torch  # here: DEVICES is read without it (the flags' help)
+
     if name == "auto":
         name = "cuda:0" if torch.cuda.is_available() else "cpu"
     try:

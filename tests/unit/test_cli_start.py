@@ -27,6 +27,40 @@ print(sorted(m for m in ("torch", "fanyi.cli.translate", "fanyi.model") if m in 
 """
 
 
+COMMAND_HELP = """
+import contextlib, io, sys
+from fanyi.cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    try:
+        main({argv!r})
+    except SystemExit:
+        pass
+assert out.getvalue().startswith("usage: fanyi"), out.getvalue()[:200]
+print(sorted(m for m in ("torch", "fanyi.model.attention") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("command", [*COMMANDS, "plot curves", "plot attention"])
+def test_every_commands_help_imports_no_torch(command):
+    """``fanyi COMMAND --help`` prints its help without torch (it took 3-5 s of CPU importing
+    it): a command's module imports what it runs with inside its run function."""
+    argv = [*command.split(), "--help"]
+    done = subprocess.run(
+        [sys.executable, "-c", COMMAND_HELP.format(argv=argv)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]", f"fanyi {command} --help imports {done.stdout}"
+
+
+def test_the_storage_formats_average_names_are_the_model_directorys():
+    from fanyi.cli.average import STORAGE_FORMATS
+    from fanyi.model_dir import STORAGE_FORMATS as stored
+
+    assert sorted(STORAGE_FORMATS) == sorted(stored)
+
+
 @pytest.mark.parametrize("flag", ["--help", "--version"])
 def test_help_and_version_import_no_command(flag):
     done = subprocess.run(

@@ -7,8 +7,6 @@ import argparse
 import math
 from collections.abc import Callable
 
-from ..device import resolve_device
-
 
 def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
     """An integer ≥ ``low`` (and ≤ ``high``)."""
@@ -27,6 +25,13 @@ def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def threads(text: str) -> int:
+    """A number of CPU threads, 0 (every core) to ``runtime.MAX_THREADS``."""
+    from ..runtime import MAX_THREADS  # with torch: only once a number is given
+
+    return at_least(0, MAX_THREADS)(text)
+
+
 def seconds(text: str) -> float:
     """A finite number of seconds > 0."""
     try:
@@ -40,6 +45,8 @@ def seconds(text: str) -> float:
 
 def device(text: str) -> str:
     """A device this machine has (``device.resolve_device``), as named."""
+    from ..device import resolve_device  # torch: only once a device is named
+
     try:
         resolve_device(text)
     except ValueError as error:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..model_dir import STORAGE_FORMATS, average_models, average_run
-from ..translate.model_names import resolve_model_dir
 from .flags import switch
+
+# model_dir.STORAGE_FORMATS, named here so that --help imports no torch (a test checks they agree)
+STORAGE_FORMATS = ("fp32", "fp16", "bf16", "int8")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -52,6 +53,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..model_dir import average_models, average_run
+    from ..translate.model_names import resolve_model_dir
+
     if (args.run is None) == (args.models is None):
         raise ValueError("give either a RUN directory or --models (not both)")
     if args.models is None:

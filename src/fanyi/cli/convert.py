@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..interop.convert import convert_marian
 from .flags import switch
 
 
@@ -33,6 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..interop.convert import convert_marian
+
     out = convert_marian(
         args.source, args.output, args.src_lang, args.tgt_lang, args.revision, args.overwrite
     )

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import config
-from ..copy_task import CopyTaskConfig, run_demo
-from ..runtime import set_threads
+from ..copy_task.config import CopyTaskConfig
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +20,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..copy_task.task import run_demo
+    from ..runtime import set_threads
+
     set_threads(args.threads)
     rate = run_demo(config.from_arguments(CopyTaskConfig, args))
     return 0 if rate >= 0.99 else 1

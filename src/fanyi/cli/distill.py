@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..distill import distill
 from .translate import add_model_arguments, load_translator
 
 
@@ -30,6 +29,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..distill import distill
+
     report = distill(load_translator(args), args.data, args.output, args.split, args.limit)
     for to, written in report.written.items():
         print(

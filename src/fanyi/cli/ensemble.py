@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..ensemble_dir import write_ensemble_dir
 from .flags import switch
 
 
@@ -27,5 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..ensemble_dir import write_ensemble_dir
+
     print(write_ensemble_dir(args.models, args.output, args.overwrite))
     return 0

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from ..data.manifest import read_pairs
-from ..evaluate import evaluate
 from ..inputs import TEXT_BYTES, read_text
 from ..outputs import claim_file, write_file
-from ..scores import Scores, score
 from .flags import deprecated, switch
 from .translate import add_model_arguments, load_translator
+
+if TYPE_CHECKING:
+    from ..scores import Scores
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -49,6 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..evaluate import evaluate
+    from ..scores import score
+
     writes = args.output is not None and args.hyp is None
     output = claim_file(args.output, args.overwrite) if writes else None  # before the work
     sources, references, to = _test_set(args)

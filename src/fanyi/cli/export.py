@@ -14,12 +14,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..ensemble_dir import first_member
-from ..interop.export_ct2 import DTYPES, export_ctranslate2
-from ..interop.export_hf import export_huggingface
-from ..model_dir import read_checkpoint
+from ..interop.ct2_dtypes import DTYPES
 from ..outputs import OVERWRITE_HELP, claim_dir
-from ..translate.config import model_decode_config
 from ..translate.model_names import resolve_model_dir
 from .flags import deprecated, switch
 
@@ -64,6 +60,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.format is None:
         raise ValueError(f"give --format: {' or '.join(FORMATS)}")
+    from ..ensemble_dir import first_member
+    from ..interop.export_ct2 import export_ctranslate2
+    from ..interop.export_hf import export_huggingface
+    from ..model_dir import read_checkpoint
+    from ..translate.config import model_decode_config
+
     claim_dir(args.output, args.overwrite)  # before the model is loaded
     model = resolve_model_dir(args.model) if args.model else first_member(resolve_model_dir(None))
     if args.format == "ctranslate2":

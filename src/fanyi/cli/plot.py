@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from .. import plot
 from .plot_attention import add_attention, add_positional
 
 DEFAULT = "curves"
@@ -19,7 +18,14 @@ def add_curves(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("curves", help="training and validation curves of a run")
     parser.add_argument("run", metavar="RUN", help="a run directory written by `fanyi train`")
     parser.add_argument("-o", "--output", help="PNG to write (default RUN/curves.png)")
-    parser.set_defaults(func=lambda args: print(plot.plot_curves(args.run, args.output)) or 0)
+    parser.set_defaults(func=_curves)
+
+
+def _curves(args: argparse.Namespace) -> int:
+    from ..plot import plot_curves  # matplotlib only when drawing
+
+    print(plot_curves(args.run, args.output))
+    return 0
 
 
 PLOTS: list[Callable[[argparse._SubParsersAction], None]] = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..ensemble_dir import first_member
 from ..translate.model_names import resolve_model_dir
 from .translate import add_model_arguments, load_translator
 
@@ -23,6 +22,7 @@ def add_attention(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _attention(args: argparse.Namespace) -> int:
+    from ..ensemble_dir import first_member
     from ..plot_attention import plot_attention  # matplotlib only when drawing
 
     if args.model is None and args.engine == "fanyi":  # an ensemble has no single attention map

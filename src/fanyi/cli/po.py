@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 import polib
 
-from ..catalogue import CatalogueReport, fill, left_as_is, sources_of
 from ..catalogue_file import read_catalogue, written_back
 from ..outputs import claim_file, write_file
 from .flags import switch
 from .progress import Progress
 from .translate import add_model_arguments, load_translator
+
+if TYPE_CHECKING:
+    from ..catalogue import CatalogueReport
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -51,6 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..catalogue import fill, left_as_is, sources_of
+
     output = claim_file(args.output, args.overwrite)  # before the translating, not after
     found = read_catalogue(args.catalogue)
     catalogue = found.catalogue

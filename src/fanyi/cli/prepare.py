@@ -8,9 +8,7 @@ import json
 import logging
 
 from ..config import add_arguments, from_arguments
-from ..data import DataConfig
-from ..data.build import prepare
-from ..precision import cores
+from ..data.config import DataConfig
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +29,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=cores(),
         help="processes that clean and encode (default: the cores this process may use); "
         "the output is the same for any number",
     )
@@ -45,9 +42,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..data.build import prepare
+    from ..precision import cores
+
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = from_arguments(DataConfig, args, args.config)
-    manifest = prepare(config, args.strict, args.workers, args.overwrite)
+    workers = cores() if args.workers is None else args.workers
+    manifest = prepare(config, args.strict, workers, args.overwrite)
     summary = {
         "out_dir": config.out_dir,
         "pairs": manifest.pairs,

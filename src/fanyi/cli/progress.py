@@ -6,10 +6,12 @@ alone."""
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..data.vocab import EOS
-from ..translate.translation import Translation
+
+if TYPE_CHECKING:
+    from ..translate.translation import Translation
 
 
 def count_lines(path: str) -> int:

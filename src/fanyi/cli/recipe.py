@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..precision import cores
-from ..recipe import RunOptions, as_json, run_recipe
-from ..runtime import set_threads
 from .flags import deprecated, switch
+
+if TYPE_CHECKING:
+    from ..recipe import RunOptions
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -38,6 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def options(args: argparse.Namespace) -> RunOptions:
     """The run's options from the parsed flags (threads: every core for 0)."""
+    from ..precision import cores
+    from ..recipe import RunOptions
+
     return RunOptions(
         budget_minutes=args.budget_minutes,
         max_steps=args.max_steps,
@@ -50,6 +54,9 @@ def options(args: argparse.Namespace) -> RunOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..recipe import as_json, run_recipe
+    from ..runtime import set_threads
+
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     chosen = options(args)
     set_threads(chosen.threads)

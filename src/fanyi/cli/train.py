@@ -10,12 +10,9 @@ import sys
 from pathlib import Path
 
 from .. import config as config_io
-from .. import precision, runtime
 from ..filenames import INDEX_FILE
-from ..model_dir import read_checkpoint, resolve
 from ..outputs import is_free
-from ..train import TrainConfig, train
-from ..train.state import saved_train_config
+from ..train.config import TrainConfig
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -39,6 +36,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .. import precision, runtime
+    from ..model_dir import read_checkpoint, resolve
+    from ..train import train
+    from ..train.state import saved_train_config
+
     if args.resume is not None and args.config is None:
         saved = saved_train_config(read_checkpoint(resolve(args.resume, "last"), "last"))
         cfg = config_io.override(saved, _given(args))

@@ -28,6 +28,9 @@ With ``--n-best K`` each input line gives up to K lines ``i ||| translation ||| 
 0-based input line; score: log-probability over the GNMT length penalty, best first), as in
 Moses' n-best lists; a line of several sentences gives one (their best translations joined), an
 empty input line one with an empty translation and score 0.
+
+With ``--format jsonl`` each input line gives one JSON object: its source, translation, score,
+n-best candidates, language (``from``: given or detected) and error (``formats.py``).
 """
 
 from __future__ import annotations
@@ -38,18 +41,19 @@ import os
 import select
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..decode.options import MAX_BATCH_TOKENS
 from ..device import DEVICES
 from ..engines.registry import ALIASES, ENGINES
-from ..runtime import MAX_THREADS, set_threads
-from ..translate.translation import Translation, unplaced_terms
-from ..translate.translator import Translator
-from .arguments import at_least, device
+from .arguments import at_least, device, threads
 from .decode_flags import add_decode_flags, given_keys
 from .flags import deprecated_values
+from .formats import FORMAT_HELP, FORMATS, written
 from .progress import Progress
+
+if TYPE_CHECKING:
+    from ..translate.translator import Translator
 
 CHUNK_LINES = 2000  # lines of a file sorted into batches together (each written once done)
 READ_BYTES = 1 << 16
@@ -66,16 +70,22 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
         help="model directory or bundled name (default: zh-en-general)",
     )
     if target:
-        parser.add_argument("--to", metavar="LANG", help="target language (default: detected)")
+        parser.add_argument(
+            "--to",
+            metavar="LANG",
+            help="target language, any code of it: en, en-US, zh, zh-CN, zh-TW (Taiwan's "
+            "characters), zh-HK, zh-Hant (default: the other language than each line's)",
+        )
     parser.add_argument("--config", metavar="FILE", help="YAML file of DecodeConfig keys")
     parser.add_argument(
         "--batch-tokens",
         type=at_least(1, MAX_BATCH_TOKENS),
         default=4096,
-        help="source tokens per batch",
+        metavar="N",
+        help="source tokens per batch (default 4096)",
     )
     parser.add_argument(
-        "--threads", type=at_least(0, MAX_THREADS), default=0, help="CPU threads (0: every core)"
+        "--threads", type=threads, default=0, metavar="N", help="CPU threads (0: every core)"
     )
     parser.add_argument("--device", type=device, default="cpu", help=f"{DEVICES} (default cpu)")
     deprecated_values(
@@ -92,9 +102,26 @@ def add_model_arguments(parser: argparse.ArgumentParser, target: bool = True) ->
 
 def load_translator(args: argparse.Namespace) -> Translator:
     """The translator the shared arguments describe, on this process's threads."""
+    from ..runtime import set_threads
+    from ..translate.translator import Translator
+
     set_threads(args.threads)
     options = given_keys(args, args.config)  # over the model's own defaults
     return Translator.load(args.model, None, args.engine, args.device, args.batch_tokens, **options)
+
+
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """What is translated, in which language, and where its translations go."""
+    parser.add_argument(
+        "--from",
+        dest="source_lang",
+        metavar="LANG",
+        help="the input's language (default: detected per line, by the script most of its words "
+        "are in); a line already in --to is written as it is",
+    )
+    parser.add_argument("-i", "--input", metavar="FILE", help="input file (default: stdin)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
+    parser.add_argument("--text", help="translate this text and exit")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -105,9 +132,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_model_arguments(parser)
-    parser.add_argument("-i", "--input", metavar="FILE", help="input file (default: stdin)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
-    parser.add_argument("--text", help="translate this text and exit")
+    add_input_arguments(parser)
+    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     parser.add_argument(
         "--prefix", metavar="TEXT", help="start every translation with TEXT (a target prefix)"
     )
@@ -151,6 +177,8 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
     """Translate the input line by line into the output, each line written as soon as it and
     those before it are done; 1 if a line was not UTF-8 or failed to decode. A file's progress
     shows on stderr when it is a terminal."""
+    from ..translate.translation import unplaced_terms
+
     out = open(args.output, "w", encoding="utf-8") if args.output else _utf8_stdout()  # noqa: SIM115
     progress = Progress(args.input if args.text is None else None)
     try:
@@ -159,14 +187,14 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
             texts = [decode_line(line) for line in lines]
             sources, prefixes = with_prefixes([text or "" for text in texts], args)
             sources, phrases = with_phrases(sources, args)
-            results = translator.stream(
-                sources, args.to, None, target_prefix=prefixes, constraints=phrases
-            )
+            held: dict[str, Any] = {"target_prefix": prefixes, "constraints": phrases}
+            results = translator.stream(sources, args.to, source_lang=args.source_lang, **held)
             for i, (text, result) in enumerate(zip(texts, results, strict=True)):
-                out.writelines(format_results([result], index + i, translator.options.n_best))
+                problem = "invalid UTF-8" if text is None else result.error
+                n_best = translator.options.n_best
+                out.writelines(written(args.format, result, index + i, n_best, problem))
                 out.flush()
                 progress.done(result)
-                problem = "invalid UTF-8" if text is None else result.error
                 where = "--text" if args.text is not None else f"line {index + i + 1}"
                 if problem is not None:
                     progress.say(f"fanyi translate: {where}: {problem}")
@@ -223,17 +251,6 @@ def split_lines(data: bytes) -> tuple[list[bytes], bytes]:
     unfinished rest."""
     *lines, rest = data.split(b"\n")
     return [line.removesuffix(b"\r") for line in lines], rest
-
-
-def format_results(results: list[Translation], first: int, n_best: int) -> list[str]:
-    """Output lines: the best translation per input, or the n-best format of the module doc."""
-    if n_best == 1:
-        return [f"{r.text}\n" for r in results]
-    return [
-        f"{first + i} ||| {c.text} ||| {c.score:.4f}\n"
-        for i, r in enumerate(results)
-        for c in r.candidates
-    ]
 
 
 def stdin_batches(fd: int) -> Iterator[list[bytes]]:

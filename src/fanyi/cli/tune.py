@@ -19,22 +19,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from typing import TYPE_CHECKING
 
-from ..decode.options import SearchOptions
-from ..model_dir import write_decode_defaults
-from ..translate.translator import Translator
-from ..tune import (
-    DtypeTrial,
-    Trial,
-    allowed_dtypes,
-    best_per_target,
-    best_trial,
-    tune_dtypes,
-    tune_length_penalty,
-    tune_setting,
-)
 from .flags import switch
 from .translate import add_model_arguments, load_translator
+
+if TYPE_CHECKING:
+    from ..decode.options import SearchOptions
+    from ..translate.translator import Translator
+    from ..tune import DtypeTrial, Trial
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -78,6 +71,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..model_dir import write_decode_defaults
+    from ..tune import best_per_target, best_trial, tune_length_penalty
+
     if args.write and args.model is None:
         raise ValueError("--write needs -m DIR: the bundled model is not changed in place")
     args.dtype = args.dtype or "fp32"
@@ -104,19 +100,30 @@ def run(args: argparse.Namespace) -> int:
             result.update(found)
             options = dataclasses.replace(translator.options, **chosen)
     if args.dtypes:
-        dtype_trials = tune_dtypes(
-            translator, args.data, split=args.split, targets=targets, options=options
-        )
-        for dtype_trial in dtype_trials:
-            print(_dtype_row(dtype_trial))
-        chosen["auto_dtypes"] = result["auto_dtypes"] = allowed_dtypes(dtype_trials)
-        print(f"auto may pick: {', '.join(chosen['auto_dtypes'])}")
+        chosen["auto_dtypes"] = result["auto_dtypes"] = _dtypes(translator, options, args, targets)
     if args.write:
         write_decode_defaults(args.model, chosen)
         print(f"wrote {', '.join(f'decode.{k}' for k in chosen)} to {args.model}/config.yaml")
     if args.json:
         print(json.dumps(result))
     return 0
+
+
+def _dtypes(
+    translator: Translator,
+    options: SearchOptions,
+    args: argparse.Namespace,
+    targets: list[str] | None,
+) -> list[str]:
+    """The dtypes within 0.3 BLEU of fp32 with the choices so far (each trial printed)."""
+    from ..tune import allowed_dtypes, tune_dtypes
+
+    trials = tune_dtypes(translator, args.data, split=args.split, targets=targets, options=options)
+    for trial in trials:
+        print(_dtype_row(trial))
+    allowed: list[str] = list(allowed_dtypes(trials))
+    print(f"auto may pick: {', '.join(allowed)}")
+    return allowed
 
 
 # The settings tuned after α, in order: flag (its values), SearchOptions key, its symbol
@@ -135,6 +142,8 @@ def _choose(
 ) -> dict:
     """The value of ``setting`` (λ or β) of the best mean BLEU with the choices so far (each
     trial printed) and, with ``--per-target``, the best value into each language."""
+    from ..tune import best_per_target, best_trial, tune_setting
+
     flag, key, symbol = setting
     values = getattr(args, flag)
     trials = tune_setting(translator, args.data, key, values, args.split, targets, options)

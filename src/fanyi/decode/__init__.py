@@ -14,11 +14,33 @@ ensemble.py    several models decoding as one, by the mean of their distribution
 rerank.py      reranking a beam by the backward score log P(source | hypothesis)
 """
 
-from .beam import beam_search
-from .hypothesis import Cancelled, Hypothesis, SearchTask, StepHook, length_penalty
-from .options import LoadOptions, SearchOptions
-from .search import decode, greedy_decode, greedy_search, sample
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .beam import beam_search
+    from .hypothesis import Cancelled, Hypothesis, SearchTask, StepHook, length_penalty
+    from .options import LoadOptions, SearchOptions
+    from .search import decode, greedy_decode, greedy_search, sample
+
+# Each public name's module, imported on first use (PEP 562): importing one light module of
+# this package (its options, its configs) imports none of the others, nor torch.
+_HOMES = {
+    "beam_search": ".beam",
+    "Cancelled": ".hypothesis",
+    "Hypothesis": ".hypothesis",
+    "SearchTask": ".hypothesis",
+    "StepHook": ".hypothesis",
+    "length_penalty": ".hypothesis",
+    "LoadOptions": ".options",
+    "SearchOptions": ".options",
+    "decode": ".search",
+    "greedy_decode": ".search",
+    "greedy_search": ".search",
+    "sample": ".search",
+}
 __all__ = [
     "Cancelled",
     "Hypothesis",
@@ -33,3 +55,9 @@ __all__ = [
     "length_penalty",
     "sample",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,6 +6,26 @@ dtype.py        dtype auto: the fastest of fp32, bf16 and int8 on this host, tim
 ctranslate2.py  a CTranslate2 directory searched by CTranslate2 (optional)
 """
 
-from .registry import ENGINES, Engine, load_engine, register
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .registry import ENGINES, Engine, load_engine, register
+
+# Each public name's module, imported on first use (PEP 562): importing one light module of
+# this package (its options, its configs) imports none of the others, nor torch.
+_HOMES = {
+    "ENGINES": ".registry",
+    "Engine": ".registry",
+    "load_engine": ".registry",
+    "register": ".registry",
+}
 __all__ = ["ENGINES", "Engine", "load_engine", "register"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,15 +17,16 @@ import dataclasses
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from torch import Tensor
-
-from ..decode.constraints import Spellings
-from ..decode.hypothesis import Hypothesis, StepHook
 from ..decode.options import Dtype, LoadOptions, SearchOptions
-from ..sections import Checkpoint
-from .native import NativeEngine
+
+if TYPE_CHECKING:  # the engines' names are read without torch (the flags' help)
+    from torch import Tensor
+
+    from ..decode.constraints import Spellings
+    from ..decode.hypothesis import Hypothesis, StepHook
+    from ..sections import Checkpoint
 
 
 class Engine(Protocol):
@@ -70,6 +71,12 @@ class Engine(Protocol):
 Loader = Callable[[Path, LoadOptions, SearchOptions], Engine]
 
 
+def _native(path: Path, options: LoadOptions, search: SearchOptions) -> Engine:
+    from .native import NativeEngine
+
+    return NativeEngine.load(path, options, search)
+
+
 def _ctranslate2(path: Path, options: LoadOptions, search: SearchOptions) -> Engine:
     from .ctranslate2 import CTranslate2Engine  # ctranslate2 is optional
 
@@ -77,7 +84,7 @@ def _ctranslate2(path: Path, options: LoadOptions, search: SearchOptions) -> Eng
 
 
 ENGINES: dict[str, Loader] = {
-    "fanyi": NativeEngine.load,
+    "fanyi": _native,
     "ctranslate2": _ctranslate2,
 }
 # deprecated name → (the engine it loads, the LoadOptions it sets)

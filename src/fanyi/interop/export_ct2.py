@@ -30,18 +30,9 @@ from ..model_dir import load_model
 from ..outputs import claim_dir, publish_dir
 from ..sections import Checkpoint
 from ..text.recase import table_beside
+from .ct2_dtypes import DTYPES
 from .model_card import write_model_card
 
-# fanyi's names of the weight types (``--dtype``): CTranslate2's (int8: the linear maps in 8 bits)
-DTYPES = {
-    "fp32": "float32",
-    "fp16": "float16",
-    "bf16": "bfloat16",
-    "int8": "int8",
-    "int8_fp32": "int8_float32",
-    "int8_fp16": "int8_float16",
-    "int8_bf16": "int8_bfloat16",
-}
 QUANTIZATIONS = tuple(DTYPES.values())
 
 

@@ -11,12 +11,34 @@ decoding.py       the protocol searches decode with: start, step, generator, mem
 inference/        model → model transforms for decoding: bf16 (packed), int8, compiled steps
 """
 
-from .attention import KVCache, MultiHeadAttention, scaled_dot_product_attention
-from .config import ModelConfig
-from .decoding import Model, State
-from .masks import padding_mask, subsequent_mask, target_mask
-from .transformer import DecoderState, Transformer, build_model
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .attention import KVCache, MultiHeadAttention, scaled_dot_product_attention
+    from .config import ModelConfig
+    from .decoding import Model, State
+    from .masks import padding_mask, subsequent_mask, target_mask
+    from .transformer import DecoderState, Transformer, build_model
+
+# Each public name's module, imported on first use (PEP 562): importing one light module of
+# this package (its options, its configs) imports none of the others, nor torch.
+_HOMES = {
+    "KVCache": ".attention",
+    "MultiHeadAttention": ".attention",
+    "scaled_dot_product_attention": ".attention",
+    "ModelConfig": ".config",
+    "Model": ".decoding",
+    "State": ".decoding",
+    "padding_mask": ".masks",
+    "subsequent_mask": ".masks",
+    "target_mask": ".masks",
+    "DecoderState": ".transformer",
+    "Transformer": ".transformer",
+    "build_model": ".transformer",
+}
 __all__ = [
     "DecoderState",
     "KVCache",
@@ -31,3 +53,9 @@ __all__ = [
     "subsequent_mask",
     "target_mask",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

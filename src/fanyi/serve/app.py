@@ -13,7 +13,6 @@ import asyncio
 import math
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,7 +26,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
 from ..decode import SearchOptions, StepHook
-from ..decode.options import MAX_BEAM
 from ..filenames import INDEX_FILE
 from ..text.options import TextOptions
 from ..translate.request import Request as TextRequest
@@ -36,46 +34,10 @@ from ..translate.translation import unicode_problem
 from ..translate.translator import Translator
 from . import schemas
 from .batching import Batcher, Overloaded
+from .limits import Limits
 
 STATIC = Path(__file__).parent / "static"
 T = TypeVar("T")
-
-
-@dataclass
-class Limits:
-    """What one request may ask for, and how requests are batched and scheduled."""
-
-    max_chars: int = 1000  # characters per text (413 beyond): a bound before tokenising
-    max_texts: int = 64  # texts per request (413 beyond)
-    max_tokens: int = 4096  # source tokens of a request, its texts together (413 beyond)
-    max_body: int = 1 << 20  # bytes of request body (413 beyond)
-    max_beam: int = 8  # 422 beyond
-    timeout: float = 30.0  # seconds a request may take (503 beyond; its decoding then stops)
-    max_waiting: int = 2048  # texts queued or decoding, all requests together (503 beyond)
-    batch_wait: float = 0.005  # seconds to gather concurrent requests into one batch
-    batch_cost: int = 4096  # most source tokens × beam decoded as one batch
-    max_heavy: int = 2  # requests costlier than batch_cost decoding at once (the rest queue)
-
-    def __post_init__(self) -> None:
-        for name, (low, high) in LIMIT_BOUNDS.items():
-            value = getattr(self, name)
-            if not low <= value <= high:  # False for NaN too
-                raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value}")
-
-
-# The range of each limit: every one bounds what requests may cost.
-LIMIT_BOUNDS: dict[str, tuple[float, float]] = {
-    "max_chars": (1, 1 << 20),
-    "max_texts": (1, 1 << 16),
-    "max_tokens": (1, 1 << 20),
-    "max_body": (1, 1 << 30),
-    "max_beam": (1, MAX_BEAM),
-    "timeout": (0.001, 86400),
-    "max_waiting": (1, 1 << 20),
-    "batch_wait": (0, 1),
-    "batch_cost": (1, 1 << 20),
-    "max_heavy": (1, 64),
-}
 
 
 class BodyLimit:

@@ -13,13 +13,31 @@ log.py          the run's log.jsonl
 trainer.py      the loop: batches, steps, validation, checkpoints, resume
 """
 
-from .config import TrainConfig
-from .context import TrainContext
-from .loss import LabelSmoothingLoss
-from .schedule import noam_lr
-from .step import StepSettings, train_step
-from .trainer import Trainer, train
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import TrainConfig
+    from .context import TrainContext
+    from .loss import LabelSmoothingLoss
+    from .schedule import noam_lr
+    from .step import StepSettings, train_step
+    from .trainer import Trainer, train
+
+# Each public name's module, imported on first use (PEP 562): importing one light module of
+# this package (its options, its configs) imports none of the others, nor torch.
+_HOMES = {
+    "TrainConfig": ".config",
+    "TrainContext": ".context",
+    "LabelSmoothingLoss": ".loss",
+    "noam_lr": ".schedule",
+    "StepSettings": ".step",
+    "train_step": ".step",
+    "Trainer": ".trainer",
+    "train": ".trainer",
+}
 __all__ = [
     "LabelSmoothingLoss",
     "StepSettings",
@@ -30,3 +48,9 @@ __all__ = [
     "train",
     "train_step",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,9 +22,7 @@ from typing import Any
 
 from .. import config as config_io
 from ..decode.options import LoadOptions, SearchOptions
-from ..ensemble_dir import ensemble_members, read_ensemble
 from ..filenames import CONFIG_FILE
-from ..model_dir import read_checkpoint
 from ..sections import Checkpoint, read_config
 from ..text.options import TextOptions
 from ..text.registry import text_options
@@ -109,6 +107,10 @@ def model_decode_config(checkpoint: Checkpoint) -> DecodeConfig:
 def decode_defaults(path: Path) -> DecodeConfig:
     """The decoding defaults of model (or ensemble, run, export) directory ``path``;
     DecodeConfig's own where it has no fanyi configs (CTranslate2's own converters')."""
+    # here, not at the top: the flags of every DecodeConfig key are made without torch
+    from ..ensemble_dir import ensemble_members, read_ensemble
+    from ..model_dir import read_checkpoint
+
     if ensemble_members(path) is not None:
         return model_decode_config(read_ensemble(path)[1])
     try:
