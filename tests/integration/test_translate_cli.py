@@ -163,8 +163,12 @@ def test_a_line_of_several_sentences_gives_one_line_of_all_their_translations(mo
 
 
 @pytest.mark.parametrize("command", ["translate", "evaluate", "serve"])
-def test_every_decode_config_key_is_a_flag(command):
+def test_every_decode_config_key_is_a_flag(command, tmp_path):
+    glossary = tmp_path / "terms.tsv"
+    glossary.write_text("长城\tthe Great Wall\n", encoding="utf-8")
     values = {
+        "hold_names": "false",
+        "glossary": str(glossary),
         "beam": "3",
         "n_best": "2",
         "length_penalty": "1.0",
@@ -219,7 +223,7 @@ def test_every_decode_config_key_is_a_flag(command):
         hold_code=False, constrained_length_penalty=1.5, long_input="error", chinese_script="tw",
         attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3, target_script_only=False,
         suppress_ids=[5, 17], allowed_softmax=True, script_penalty=1.5, script_penalty_by_target={"zh": 0.5},
-        penalized_ids=[6, 18],
+        penalized_ids=[6, 18], hold_names=False, glossary=str(glossary),
     )  # fmt: skip
 
 
@@ -251,7 +255,7 @@ def translate_in_process(
     os.close(write)
     monkeypatch.setattr(sys, "stdin", open(read))  # noqa: SIM115 (closed below)
     out = tmp_path / "out.txt"
-    status = main(["translate", "--threads", "1", *args, "-o", str(out)])
+    status = main(["translate", "--threads", "1", *args, "-o", str(out), "--overwrite"])
     sys.stdin.close()
     return status, out.read_bytes()
 

@@ -41,21 +41,27 @@ import os
 import select
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..decode.options import MAX_BATCH_TOKENS
 from ..device import DEVICES
 from ..engines.registry import ALIASES, ENGINES
+from . import document
 from .arguments import at_least, device, threads
 from .decode_flags import add_decode_flags, given_keys
 from .flags import deprecated_values
-from .formats import FORMAT_HELP, FORMATS, written
+from .formats import FORMATS, written
+from .output_lines import claim_output, open_output
 from .progress import Progress
 
 if TYPE_CHECKING:
+    from ..translate.translation import Translation
     from ..translate.translator import Translator
 
-CHUNK_LINES = 2000  # lines of a file sorted into batches together (each written once done)
+# lines of a file sorted into batches together: a window small enough that the first lines are
+# written (and kept on Ctrl-C) within a batch or two, large enough to batch by length
+CHUNK_LINES = 256
 READ_BYTES = 1 << 16
 BATCH_BYTES = 1 << 20  # most stdin bytes gathered into one batch
 
@@ -133,7 +139,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     add_model_arguments(parser)
     add_input_arguments(parser)
-    parser.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     parser.add_argument(
         "--prefix", metavar="TEXT", help="start every translation with TEXT (a target prefix)"
     )
@@ -157,13 +162,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         help="every translation holds PHRASE as written (repeat for more)",
     )
+    parser.add_argument(
+        "--resume",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="continue an -o file a stopped run left: skip the input lines it holds",
+    )
+    document.add_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.document is not None:
+        return document.run(args, load_translator)
+    if (args.format or "text") not in FORMATS:
+        raise ValueError(f"--format {args.format} is a document's: give the document as FILE")
+    output = claim_output(args)
     translator = load_translator(args)
     try:
-        return _translate_lines(args, translator)
+        return _translate_lines(args, translator, output)
     except BrokenPipeError:
         raise
     except OSError as error:
@@ -173,17 +190,17 @@ def run(args: argparse.Namespace) -> int:
         raise OSError(error.errno, error.strerror, name) from None
 
 
-def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
+def _translate_lines(args: argparse.Namespace, translator: Translator, output: Path | None) -> int:
     """Translate the input line by line into the output, each line written as soon as it and
     those before it are done; 1 if a line was not UTF-8 or failed to decode. A file's progress
     shows on stderr when it is a terminal."""
-    from ..translate.translation import unplaced_terms
-
-    out = open(args.output, "w", encoding="utf-8") if args.output else _utf8_stdout()  # noqa: SIM115
+    per_input = translator.options.n_best if (args.format or "text") == "text" else 1
+    out, done = open_output(output, args.resume, per_input)  # lines a line's translation takes
     progress = Progress(args.input if args.text is None else None)
+    bad = 0
     try:
-        index, bad = 0, 0
-        for lines in _input_batches(args):
+        index = done
+        for lines in _input_batches(args, skip=done):
             texts = [decode_line(line) for line in lines]
             sources, prefixes = with_prefixes([text or "" for text in texts], args)
             sources, phrases = with_phrases(sources, args)
@@ -191,22 +208,37 @@ def _translate_lines(args: argparse.Namespace, translator: Translator) -> int:
             results = translator.stream(sources, args.to, source_lang=args.source_lang, **held)
             for i, (text, result) in enumerate(zip(texts, results, strict=True)):
                 problem = "invalid UTF-8" if text is None else result.error
-                n_best = translator.options.n_best
-                out.writelines(written(args.format, result, index + i, n_best, problem))
+                out.writelines(
+                    written(args.format or "text", result, index + i, per_input, problem)
+                )
                 out.flush()
-                progress.done(result)
-                where = "--text" if args.text is not None else f"line {index + i + 1}"
-                if problem is not None:
-                    progress.say(f"fanyi translate: {where}: {problem}")
-                    bad += 1
-                if result.unplaced:
-                    progress.say(f"fanyi translate: {where}: {unplaced_terms(result.unplaced)}")
+                bad += _reported(args, progress, index + i, problem, result)
             index += len(lines)
     finally:
         progress.close()
         if out is not sys.stdout:
             out.close()
     return 1 if bad else 0
+
+
+def _reported(
+    args: argparse.Namespace,
+    progress: Progress,
+    index: int,
+    problem: str | None,
+    result: Translation,
+) -> int:
+    """Count line ``index``'s translation on the progress bar and say what went wrong with it
+    on stderr: 1 if it was not translated."""
+    from ..translate.translation import unplaced_terms
+
+    progress.done(result)
+    where = "--text" if args.text is not None else f"line {index + 1}"
+    if result.unplaced:
+        progress.say(f"fanyi translate: {where}: {unplaced_terms(result.unplaced)}")
+    if problem is not None:
+        progress.say(f"fanyi translate: {where}: {problem}")
+    return problem is not None
 
 
 def with_prefixes(texts: list[str], args: argparse.Namespace) -> tuple[list[str], list[str | None]]:
@@ -229,13 +261,22 @@ def with_phrases(
     return [c[0] for c in cells], [[*c[1:], *args.constraint] or None for c in cells]
 
 
-def _input_batches(args: argparse.Namespace) -> Iterable[list[bytes]]:
-    """The input's lines in batches: ``--text``, the file of ``-i``, or stdin as it arrives."""
+def _input_batches(args: argparse.Namespace, skip: int = 0) -> Iterable[list[bytes]]:
+    """The input's lines in batches, the first ``skip`` left out: ``--text``, the file of
+    ``-i``, or stdin as it arrives."""
     if args.text is not None:
-        return [[os.fsencode(args.text)]]  # argv's own bytes
+        return [[os.fsencode(args.text)]][skip:]  # argv's own bytes
     if args.input:
-        return _file_chunks(args.input)
-    return stdin_batches(sys.stdin.fileno())
+        return _file_chunks(args.input, skip)
+    return skipped(stdin_batches(sys.stdin.fileno()), skip)
+
+
+def skipped(batches: Iterable[list[bytes]], skip: int) -> Iterator[list[bytes]]:
+    """``batches`` without their first ``skip`` lines."""
+    for batch in batches:
+        kept, skip = batch[skip:], max(0, skip - len(batch))
+        if kept:
+            yield kept
 
 
 def decode_line(line: bytes) -> str | None:
@@ -273,16 +314,11 @@ def stdin_batches(fd: int) -> Iterator[list[bytes]]:
         yield [pending.removesuffix(b"\r")]
 
 
-def _file_chunks(path: str) -> Iterator[list[bytes]]:
-    """The lines of file ``path``, CHUNK_LINES at a time (split as :func:`split_lines` does)."""
+def _file_chunks(path: str, skip: int = 0) -> Iterator[list[bytes]]:
+    """The lines of file ``path`` after the first ``skip``, CHUNK_LINES at a time (split as
+    :func:`split_lines` does)."""
     with open(path, "rb") as f:
         lines = (line.removesuffix(b"\n").removesuffix(b"\r") for line in f)
+        lines = itertools.islice(lines, skip, None)
         while chunk := list(itertools.islice(lines, CHUNK_LINES)):
             yield chunk
-
-
-def _utf8_stdout() -> TextIO:
-    """stdout, writing UTF-8 whatever the locale says."""
-    if hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(encoding="utf-8")
-    return sys.stdout
