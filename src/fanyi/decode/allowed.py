@@ -7,7 +7,7 @@ model wanted to leave English on loses that probability. With ``allowed_softmax`
 projection computes only the rows of the allowed pieces (the suppressed ones, and padding,
 left out) and the softmax normalises over them, as CTranslate2's suppressed sequences and
 Marian's shortlists do: the scores change (each step renormalised), and into English two
-thirds of the projection are skipped (``benchmarks/allowed_softmax.py``).
+thirds of the projection are skipped (``benchmarks/fast_paths.py allowed-softmax``).
 
 The search still sees V-wide log-probabilities, -inf off the allowed pieces, so nothing after
 the step changes. Each restricted projection is built once per output layer and allowed set,

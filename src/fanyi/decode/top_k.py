@@ -6,7 +6,7 @@ vectorised ``amax`` of the same row takes 0.05 ms. So the row is cut into blocks
 each block's maximum is taken with ``amax``, and only the k blocks with the highest maxima are
 searched (fetched with ``index_select``, 10x faster here than ``gather``). That finds the same
 k: a block holding one of the k best scores x has a maximum ≥ x, and fewer than k scores (hence
-fewer than k blocks) rank above x. ``python benchmarks/top_k.py``: 2.1-2.9x torch's.
+fewer than k blocks) rank above x. ``python benchmarks/fast_paths.py top-k``: 2.1-2.9x torch's.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from .split_attention import split_cross_attention
 
 class PackedLinear(nn.Module):
     """y = x Wᵀ + b with W (float32 or bf16) in oneDNN's packed layout. Measured on the tiny
-    model, one thread (``python benchmarks/packed_linear.py``): bf16 maps 1.3-1.9x faster than
+    model, one thread (``python benchmarks/fast_paths.py packed-linear``): bf16 maps 1.3-1.9x faster than
     ``F.linear`` at 16-32 rows on an AMX Xeon; float32 whole searches 1.14-1.19x on an
     AVX2-only EPYC (1.00-1.05x on an AMX Xeon, ``benchmarks/decode.py``, docs/decoding.md).
     Build one only where ``packs(device, dtype)``."""
