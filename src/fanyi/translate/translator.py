@@ -16,6 +16,7 @@ from ..decode.hypothesis import StepHook, no_pause
 from ..decode.options import SearchOptions
 from ..engines.registry import Engine, load_engine
 from ..text.options import TextOptions
+from . import attention
 from .config import LOAD_KEYS, DecodeConfig, decode_defaults
 from .model_names import BUNDLED, resolve_model_dir
 from .pending import in_batches, in_order
@@ -28,7 +29,7 @@ from .translation import AttentionMaps, Translation, assemble, unplaced_terms
 class Translator:
     """A loaded model ready to translate: ``Translator.load(dir).translate(["你好。"])``."""
 
-    def __init__(self, engine: Engine, options: SearchOptions | None = None, text: Any = None):
+    def __init__(self, engine: Engine, options: SearchOptions | None = None, text=None) -> None:
         self.engine, self.checkpoint = engine, engine.checkpoint
         self.text = SourceText(engine.checkpoint)
         self.options = options or SearchOptions()  # each call's defaults: the search
@@ -114,10 +115,11 @@ class Translator:
             result.unplaced = done.unplaced(result.text) if result.error is None else []
             yield result
 
-    def chosen(self, options: Any, changes: dict, text: Any = None) -> tuple[SearchOptions, Any]:
-        """The SearchOptions and TextOptions of a call: ``options`` and ``text`` (default the
-        translator's) with ``changes`` over them, by the rule the flags and HTTP's fields follow
-        (``DecodeConfig.override``)."""
+    def chosen(
+        self, options: SearchOptions | None, changes: dict, text: TextOptions | None = None
+    ) -> tuple[SearchOptions, TextOptions]:
+        """The options of a call: ``options`` and ``text`` (default the translator's) with
+        ``changes`` over them, as the flags and HTTP's fields are (``DecodeConfig.override``)."""
         if fixed := sorted(set(changes) & set(LOAD_KEYS)):
             raise ValueError(f"{', '.join(fixed)}: fixed when the model is loaded")
         base = DecodeConfig(search=options or self.options, text=text or self.text_options)
@@ -144,16 +146,7 @@ class Translator:
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
-        options = dataclasses.replace(self.options, long_input="error")
-        (translation,) = self.translate([text], to, options, split_sentences=False)
-        if translation.error is not None or not translation.source_tokens:
-            raise ValueError(translation.error or "nothing to translate: the text is empty")
-        lang, pieces = translation.to, translation.candidates[0].tokens
-        whole = self.text_options.replace(split_sentences=False)
-        source = self.text.ids(self.text.reading(text, lang, whole).sentences()[0], lang)
-        target = [self.text.model.bos_id, *map(self.text.tgt_vocab.piece_to_id, pieces[:-1])]
-        layers = self.engine.cross_attention(source, target)
-        return AttentionMaps(translation.source_tokens, pieces, layers)
+        return attention.cross_attention(self, text, to)
 
     def check(self, options: SearchOptions) -> None:
         """Refuse ``options`` this model cannot decode by."""
