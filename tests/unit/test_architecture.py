@@ -44,6 +44,7 @@ LAYERS = [
     ["fanyi.decode"],
     ["fanyi.engines"],
     ["fanyi.translate"],
+    ["fanyi.documents"],
     ["fanyi.evaluate", "fanyi.tune", "fanyi.distill", "fanyi.catalogue", "fanyi.catalogue_file"],
     ["fanyi.train"],
     ["fanyi.runtime"],

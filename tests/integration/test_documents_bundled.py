@@ -1,0 +1,60 @@
+"""Documents through the bundled model: the markup lands on the words it marked (a ``<b>`` around
+the translation of "world", a link around that of its text, emphasis around "documentation"),
+code stays as written, and each subtitle cue comes back in Chinese, broken at a readable width,
+its timings as they were."""
+
+from pathlib import Path
+
+import pytest
+import srt
+
+from fanyi import Translator
+from fanyi.documents import html, markdown, subtitles
+from fanyi.documents.translating import translate_document
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "documents"
+HAN = range(0x4E00, 0xA000)
+
+
+@pytest.fixture(scope="module")
+def translator():
+    return Translator.load(dtype="fp32")
+
+
+def chinese(text: str) -> bool:
+    return any(ord(c) in HAN for c in text)
+
+
+def test_inline_html_stays_around_the_words_it_marks(translator):
+    page = (
+        b"<html><body><p>Hello <b>world</b>!</p>"
+        b'<p>Visit my <a href="p.html">project homepage</a>.</p>'
+        b"<p>Run <code>make test</code> before you push.</p></body></html>"
+    )
+    out, report = translate_document(html.read(page, "p.html"), translator, "zh")
+    text = out.decode()
+    bold = text.split("<b>")[1].split("</b>")[0]
+    link = text.split('<a href="p.html">')[1].split("</a>")[0]
+    assert chinese(bold) and chinese(link) and "<code>make test</code>" in text
+    assert text.startswith('<html lang="zh">') and report.whole == 3
+
+
+def test_markdown_emphasis_and_code_into_english(translator):
+    source = "# 安装\n\n请先阅读**文档**，然后运行 `pip install fanyi`。\n"
+    out, report = translate_document(markdown.read(source.encode(), "a.md"), translator, "en")
+    text = out.decode()
+    assert text.startswith("# ") and not chinese(text)
+    assert "`pip install fanyi`" in text and "**" in text and report.whole == 2
+    emphasised = text.split("**")[1]
+    assert "documentation" in emphasised.lower()
+
+
+def test_sintel_s_cues_come_back_in_chinese_at_a_readable_width(translator):
+    data = (FIXTURES / "sintel.en.srt").read_bytes()
+    out, report = translate_document(subtitles.read_srt(data, "sintel.en.srt"), translator, "zh")
+    before, after = list(srt.parse(data.decode())), list(srt.parse(out.decode()))
+    assert [(c.index, c.start, c.end) for c in after] == [(c.index, c.start, c.end) for c in before]
+    assert all(chinese(cue.content) for cue in after) and report.failed == 0
+    for cue in after:
+        lines = cue.content.split("\n")
+        assert all(len(line) <= subtitles.WIDTHS["zh"] for line in lines) or len(lines) == 1
