@@ -41,6 +41,7 @@ COMMANDS = {
     "serve": "HTTP API and web page (FastAPI + uvicorn)",
     "plot": "draw figures (training curves, ...) to PNG",
     "recipe": "train and score a recipe of configs/recipes/ within a time budget",
+    "info": "a model's languages, architecture, size, dtypes, scores, data and licence",
 }
 
 

@@ -11,15 +11,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import config as config_io
+from ..data.build.cedict import LICENSE as CEDICT_LICENSE
 from ..data.build.download import REGISTRY
 from ..data.build.hsk import LICENSE as HSK_LICENSE
 from ..data.build.hsk import PACKAGE as HSK_PACKAGE
+from ..data.build.monolingual import (
+    LEIPZIG_REPOSITORY,
+    LEIPZIG_TERMS,
+    NEWS_REPOSITORY,
+    NEWS_TERMS,
+)
+from ..data.build.registry import SOURCES
 from ..filenames import CONFIG_FILE, MODEL_CARD_FILE, PREPROCESS_FILE
 from ..sections import Checkpoint, read_yaml
 from . import preprocess
 
 SHARE_ALIKE = "CC-BY-SA-4.0"
 HSK_URL = "https://github.com/no7z/hsk-sentences-audio"
+CEDICT_URL = "https://cc-cedict.org/wiki/"
 EXAMPLES = {
     "zh": "你叫什麼名字？",  # Traditional script: the normalisation makes it the model's
     "en": "Where is the train station?",
@@ -43,16 +52,52 @@ class Score:
 
 @dataclass(frozen=True)
 class Corpus:
-    """A corpus a model may have been trained on, recognised by a part of its path."""
+    """A corpus a model may have been trained on: its name (``fanyi data NAME``, a config's
+    ``trained_on``), recognised in a training file's path by ``marker``, and its terms."""
 
+    name: str
     marker: str
     title: str
     licence: str
 
+    @property
+    def share_alike(self) -> bool:
+        """Whether a model trained on it is shared under the same licence (CC BY-SA)."""
+        return "BY-SA" in self.licence.upper().replace(" ", "-")
+
+    @property
+    def research_only(self) -> bool:
+        """Whether its terms allow research use only (WMT's, Multi30k's Flickr terms)."""
+        return any(term in self.licence.lower() for term in ("research use", "non-commercial"))
+
+
+def _source(name: str) -> Corpus:
+    """A real-text source of ``fanyi data``, as its folder under ``data/sources`` holds it."""
+    source = SOURCES[name]
+    return Corpus(name, f"sources/{name}/", f"{source.description} <{source.url}>", source.license)
+
 
 CORPORA = [
-    *(Corpus(name, source.description, source.license) for name, source in REGISTRY.items()),
-    Corpus("hsk", f"HSK graded sentences ({HSK_PACKAGE}, <{HSK_URL}>)", HSK_LICENSE),
+    *(Corpus(name, name, s.description, s.license) for name, s in REGISTRY.items()),
+    Corpus("hsk", "hsk", f"HSK graded sentences ({HSK_PACKAGE}, <{HSK_URL}>)", HSK_LICENSE),
+    *(_source(name) for name in SOURCES),
+    Corpus(
+        "cedict", "sources/cedict/", f"CC-CEDICT words and phrases <{CEDICT_URL}>", CEDICT_LICENSE
+    ),
+    Corpus(
+        "news-bt",
+        "sources/news-bt/",
+        "English news of the WMT test sets of other language pairs, 2008-2018 "
+        f"<{NEWS_REPOSITORY}>, back-translated into Chinese by fanyi",
+        NEWS_TERMS,
+    ),
+    Corpus(
+        "leipzig-bt",
+        "sources/leipzig-bt/",
+        "Chinese news of 2020, the Leipzig Corpora Collection's 10K sample "
+        f"<{LEIPZIG_REPOSITORY}>, back-translated into English by fanyi",
+        LEIPZIG_TERMS,
+    ),
 ]
 
 
@@ -90,7 +135,10 @@ def model_card(checkpoint: Checkpoint, out: Path, kind: str, parameters: int) ->
 def front_matter(checkpoint: Checkpoint, kind: str) -> str:
     """The YAML header the Hugging Face Hub reads."""
     lines = ["---", f"language: [{', '.join(checkpoint.data.langs)}]"]
-    if any(SHARE_ALIKE in corpus.licence for corpus in corpora(checkpoint)[0]):
+    found = corpora(checkpoint)[0]
+    if any(corpus.research_only for corpus in found):
+        lines.append("license: other")  # research use, as its data (the card's Data and licence)
+    elif any(corpus.share_alike for corpus in found):
         lines.append(f"license: {SHARE_ALIKE.lower()}")
     tags = ["translation", "fanyi", LIBRARIES[kind]]
     lines += [f"library_name: {LIBRARIES[kind]}", f"tags: [{', '.join(tags)}]", "---"]
@@ -98,12 +146,25 @@ def front_matter(checkpoint: Checkpoint, kind: str) -> str:
 
 
 def corpora(checkpoint: Checkpoint) -> tuple[list[Corpus], list[str]]:
-    """(the known corpora of the model's training files, the training files not recognised)."""
+    """(the known corpora the model learnt from, what it learnt from that fanyi does not know):
+    those of its training files, and those its ``config.yaml`` names in ``trained_on`` (the
+    corpora of earlier training stages, which its data section no longer lists)."""
     data = checkpoint.data
     files = [f for f in [data.train, *data.extra_train] if f]
     known = {f: next((c for c in CORPORA if c.marker in f), None) for f in files}
+    named = trained_on(checkpoint)
+    known.update({name: next((c for c in CORPORA if c.name == name), None) for name in named})
     found = list(dict.fromkeys(c for c in known.values() if c is not None))
     return found, [f for f, c in known.items() if c is None]
+
+
+def trained_on(checkpoint: Checkpoint) -> list[str]:
+    """The corpus names of the ``trained_on`` list of the model's ``config.yaml`` (none: [])."""
+    config = checkpoint.path / CONFIG_FILE
+    names = read_yaml(config).get("trained_on") or []
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"{config}: trained_on must be a list of corpus names")
+    return names
 
 
 def data_section(checkpoint: Checkpoint) -> str:
@@ -115,13 +176,22 @@ def data_section(checkpoint: Checkpoint) -> str:
         )
     found, unknown = corpora(checkpoint)
     lines = [f"- {c.title}: {c.licence}" for c in found]
-    lines += [f"- `{f}`: licence unknown; state it before you share this model" for f in unknown]
-    text = "Trained on:\n\n" + "\n".join(lines)
-    if any(SHARE_ALIKE in c.licence for c in found):
-        text += (
-            f"\n\nCredit every corpus above when you share or use this model. The {SHARE_ALIKE} "
-            "data is share-alike: this model is shared under the same licence."
-        )
+    lines += [
+        f"- `{f}`: not a corpus fanyi knows, so its source and licence are not recorded here; "
+        "name them before you share this model"
+        for f in unknown
+    ]
+    return "Trained on:\n\n" + "\n".join(lines) + "\n\n" + terms(found)
+
+
+def terms(found: list[Corpus]) -> str:
+    """What the corpora ``found`` ask of a model trained on them."""
+    text = "fanyi's code is MIT-licensed; the weights come under the terms of their data. "
+    text += "Credit every corpus above when you share or use this model."
+    if alike := [c.name for c in found if c.share_alike]:
+        text += f" Share-alike ({', '.join(alike)}): share this model under CC BY-SA 4.0."
+    if research := [c.name for c in found if c.research_only]:
+        text += f" Research use only ({', '.join(research)}): so is this model."
     return text
 
 
