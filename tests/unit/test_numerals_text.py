@@ -81,3 +81,24 @@ def test_a_number_is_held_only_as_a_whole_number():
     assert whole("12", "on May 12, 2023") and not whole("12", "in 2012 and 120")
     assert not whole("3.5", "3.55 or 13.5") and whole("3.5", "rose 3.5%")
     assert whole("a@b.org", "write to a@b.org.")
+
+
+@pytest.mark.parametrize(
+    "phrase, text, held",
+    [
+        ("Li Wei", "Li Weiwei is my colleague.", False),  # another name
+        ("Li Wei", "I met Li Wei.", True),
+        ("Li Wei", "Zhang Li Wei's car", True),  # an apostrophe is no letter
+        ("Wei", "Weiwei", False),
+        ("Taipei", "我住在Taipei。", True),  # Chinese text runs a Latin name on
+        ("Taipei", "Taipei2024", True),  # a digit is no letter
+        ("Zürich", "Zürichsee", False),
+        ("GitHub", "非GitHub用户", True),
+        ("API", "the APIs", False),
+        ("台北", "台北市", True),  # Han text has no word boundaries to keep
+        ("2023", "May 2023.", True),
+        ("12", "12a", True),
+    ],
+)
+def test_latin_words_are_held_only_as_whole_words(phrase, text, held):
+    assert whole(phrase, text) is held

@@ -75,10 +75,24 @@ def set_apart(text: str) -> str:
     return BESIDE_HAN.sub(" ", text)
 
 
+# Latin letters, accented ones too (Latin-1 to Latin Extended-B, less × and ÷)
+LATIN_LETTER = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
+_LATIN = re.compile(f"[{LATIN_LETTER}]")
+
+
 def whole(phrase: str, text: str) -> bool:
-    """Whether ``text`` holds ``phrase``, a number only as a whole number ("12" not in 2012)."""
-    start = r"(?<![\d.])" if phrase[:1].isdigit() else ""
-    end = r"(?![\d.]*\d)" if phrase[-1:].isdigit() else ""
+    """Whether ``text`` holds ``phrase``: a number only as a whole number ("12" not in 2012),
+    Latin words only as whole words ("Li Wei" not in "Li Weiwei"; beside a Han character, a
+    digit or punctuation they are whole)."""
+    start, end = "", ""
+    if phrase[:1].isdigit():
+        start = r"(?<![\d.])"
+    elif _LATIN.match(phrase[:1]):
+        start = f"(?<![{LATIN_LETTER}])"
+    if phrase[-1:].isdigit():
+        end = r"(?![\d.]*\d)"
+    elif _LATIN.match(phrase[-1:]):
+        end = f"(?![{LATIN_LETTER}])"
     return re.search(start + re.escape(phrase) + end, text) is not None
 
 

@@ -110,6 +110,7 @@ class TargetText:
 
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, however
-        it spelt them in pieces."""
+        it spelt them in pieces: a number as a whole number, Latin words as whole words
+        (``numerals.whole``)."""
         text = self.vocab.decode(tokens)
         return all(whole(self.vocab.decode(forms[0]).strip(), text) for forms in phrases)
