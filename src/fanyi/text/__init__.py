@@ -1,6 +1,7 @@
 """Text features: pure functions of strings, below the model's data and search (no torch).
 
-lang.py          languages and scripts, normalisation, sentence splitting, spacing, OpenCC
+lang.py          scripts, normalisation, sentence splitting, spacing, OpenCC
+languages.py     a model's languages, codes as people write them (langcodes), a text's direction
 numerals.py      numbers read as plain digits and written back as the source grouped them
 dates.py         dates between Chinese and English, as the target writes them
 links.py         web and e-mail addresses
