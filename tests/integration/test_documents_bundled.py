@@ -3,13 +3,14 @@ the translation of "world", a link around that of its text, emphasis around "doc
 code stays as written, and each subtitle cue comes back in Chinese, broken at a readable width,
 its timings as they were."""
 
+import json
 from pathlib import Path
 
 import pytest
 import srt
 
 from fanyi import Translator
-from fanyi.documents import html, markdown, subtitles
+from fanyi.documents import html, i18n_json, markdown, subtitles
 from fanyi.documents.translating import translate_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "documents"
@@ -58,3 +59,13 @@ def test_sintel_s_cues_come_back_in_chinese_at_a_readable_width(translator):
     for cue in after:
         lines = cue.content.split("\n")
         assert all(len(line) <= subtitles.WIDTHS["zh"] for line in lines) or len(lines) == 1
+
+
+def test_an_i18n_file_into_chinese_keeps_placeholders_and_what_is_chinese_already(translator):
+    data = '{\n  "greeting": "Welcome, {name}!",\n  "done": "你好",\n  "n": "{n, plural, one {# new message} other {# new messages}}"\n}\n'
+    out, _ = translate_document(i18n_json.read(data.encode(), "zh.json"), translator, "zh")
+    values = json.loads(out)
+    assert "{name}" in values["greeting"] and chinese(values["greeting"])
+    assert values["done"] == "你好" and '"done": "你好"' in out.decode()
+    assert values["n"].startswith("{n, plural, one {# ") and "} other {# " in values["n"]
+    assert chinese(values["n"])

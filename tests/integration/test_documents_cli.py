@@ -2,6 +2,7 @@
 fixture comes back translated with its structure, code, addresses and timings as they were; an
 existing output, a bad file or a line-mode flag is one line and exit 2, with nothing written."""
 
+import json
 from pathlib import Path
 
 import lxml.html
@@ -44,6 +45,13 @@ def captions(text: str) -> list[tuple]:
     ]
 
 
+def keys(text: str) -> object:
+    def shape(value: object) -> object:
+        return {k: shape(v) for k, v in value.items()} if isinstance(value, dict) else None
+
+    return shape(json.loads(text))
+
+
 def tags(text: str) -> list[str]:
     return [str(e.tag) for e in lxml.html.document_fromstring(text.encode()).iter()]
 
@@ -55,6 +63,7 @@ def tags(text: str) -> list[str]:
         ("sintel.en.srt", cues),
         ("styles2.vtt", captions),
         ("birdwatching.html", tags),
+        ("react-icu.en.json", keys),
     ],
 )
 def test_each_format_comes_back_translated_with_its_structure(

@@ -3,6 +3,8 @@ by a stand-in translator (upper case), the output re-parsed by the same parser h
 structure, its code, addresses, timings and markup byte for byte, the words translated, and
 every line with nothing to translate as it was."""
 
+import json
+import re
 from pathlib import Path
 
 import lxml.html
@@ -10,7 +12,7 @@ import pytest
 import srt
 import webvtt
 
-from fanyi.documents import html, markdown, plain, subtitles
+from fanyi.documents import html, i18n_json, markdown, plain, subtitles
 from fanyi.documents.registry import FORMATS, format_for
 from fanyi.documents.translating import translate_segments
 
@@ -186,6 +188,45 @@ def test_what_html_leaves_alone():
     )
 
 
+KEPT_IN_MESSAGES = re.compile(
+    r"\{\w+(?:, *\w+)*\}|</?\d+>|\b(?:plural|select)\b|(?:=\d+|\bone|\bother|male|female) \{|#|%s"
+)
+
+
+def keys_and_kinds(value: object) -> object:
+    """A JSON value's keys and the kind of each leaf."""
+    if isinstance(value, dict):
+        return {key: keys_and_kinds(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [keys_and_kinds(item) for item in value]
+    return type(value).__name__
+
+
+def test_an_i18n_file_keeps_its_keys_placeholders_and_plurals():
+    data = (FIXTURES / "react-icu.en.json").read_bytes()
+    document = i18n_json.read(data, "react-icu.en.json")
+    out = translated(document)
+    before, after = json.loads(data), json.loads(out)
+    assert keys_and_kinds(after) == keys_and_kinds(before)
+    for key, value in before.items():
+        assert KEPT_IN_MESSAGES.findall(after[key]) == KEPT_IN_MESSAGES.findall(value), key
+        assert after[key] != value and after[key].lower() == value.lower()
+    assert after["testKey"].startswith("{itemsCount3, plural,  =0 { THERE IS <0>NO</0> ITEM. }")
+    assert [line.split('": ')[0] for line in out.split("\n")] == [
+        line.split('": ')[0] for line in data.decode().split("\n")
+    ]
+
+
+def test_json_values_left_as_they_were_keep_their_own_escapes():
+    data = b'{"a": "caf\\u00e9 \\/ bar", "n": [1, "\\u4f60\\u597d"], "b": "Hi"}'
+    document = i18n_json.read(data, "x.json")
+    out = document.write([None] * len(document.segments), "zh")
+    assert out == data
+    assert document.write(["Hé", "你", "嗨"][: len(document.segments)], "zh").startswith(
+        b'{"a": "H\\u00e9"'
+    )
+
+
 def test_plain_text_keeps_indentation_and_empty_lines():
     document = plain.read(b"  Hello there.\n\n\tSecond line  \n--\n", "a.txt")
     assert translated(document) == "  HELLO THERE.\n\n\tSECOND LINE  \n--\n"
@@ -203,6 +244,11 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_written_back():
         ("bad.vtt", b"00:01.000 --> 00:02.000\nHello\n", "bad.vtt: not a WebVTT (.vtt) file"),
         ("bad.html", b"no tags at all", "bad.html: not an HTML file"),
         ("bad.md", b"caf\xe9", "bad.md: not UTF-8 (byte 3)"),
+        (
+            "bad.json",
+            b'{\n  // "a": "b",\n  "c": "d"\n}',
+            "bad.json: not JSON: Expecting property name",
+        ),
     ],
 )
 def test_bad_input_is_one_line_naming_the_file(name, data, says):

@@ -2,6 +2,8 @@
 its structure, code and addresses through a translation; any text at all is read and written by
 every format, or refused with a one-line ValueError, never a traceback."""
 
+import json
+import re
 import string
 
 from hypothesis import HealthCheck, given, settings
@@ -56,3 +58,36 @@ def test_any_text_is_read_and_written_or_refused_in_one_line(text, name):
     translations, _ = translate_segments(document.segments, upper, document.escape, "en")
     document.write(translations, "en")
     assert document.write([None] * len(document.segments), "en") == text.encode()
+
+
+PLACEHOLDERS = re.compile(
+    r"\{\{\w+\}\}|\{\w+(?:, \w+)?\}|%\(?\w*\)?[sd]|\$t\([\w.]+\)|</?1>|plural|#|one \{|other \{"
+)
+MESSAGE_PIECE = st.one_of(
+    PHRASE,
+    st.sampled_from(["{name}", "{{user}}", "%s", "%(count)d", "{n, number}", "$t(other.key)"]),
+    PHRASE.map(lambda p: f"<1>{p}</1>"),
+    st.tuples(PHRASE, PHRASE).map(lambda t: f"{{n, plural, one {{# {t[0]}}} other {{# {t[1]}}}}}"),
+)
+MESSAGE = st.lists(MESSAGE_PIECE, min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(
+        WORDS, st.one_of(MESSAGE, st.dictionaries(WORDS, MESSAGE, max_size=3)), max_size=5
+    )
+)
+def test_generated_i18n_json_keeps_its_keys_and_placeholders(messages):
+    data = json.dumps(messages, indent=2, ensure_ascii=False).encode()
+    document = FORMATS["json"].read(data, "generated.json")
+    translations, report = translate_segments(document.segments, upper, document.escape, "en")
+    assert report.failed == 0
+    out = json.loads(document.write(translations, "en"))
+
+    def held(value: object) -> object:
+        if isinstance(value, dict):
+            return {key: held(item) for key, item in value.items()}
+        return PLACEHOLDERS.findall(str(value).lower())
+
+    assert held(out) == held(messages)

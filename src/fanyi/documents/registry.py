@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import html, markdown, plain, subtitles
+from . import html, i18n_json, markdown, plain, subtitles
 from .document import Format
 
 FORMATS: dict[str, Format] = {
@@ -25,6 +25,12 @@ FORMATS: dict[str, Format] = {
             (".html", ".htm", ".xhtml"),
             html.read,
             "text and alt/title/placeholder translated; script, style, code, pre kept",
+        ),
+        Format(
+            "json",
+            (".json",),
+            i18n_json.read,
+            "i18n JSON: string values translated; keys, {placeholders}, ICU plurals kept",
         ),
     )
 }

@@ -8,7 +8,7 @@ import re
 
 from .segment import Held, Piece, Text, Wrap
 
-TAG = re.compile(r"<(/?)([A-Za-z][\w-]*)[^<>]*>|<\d[\d:.]*>")  # also a cue's <00:17.500>
+TAG = re.compile(r"<(/?)([A-Za-z0-9][\w-]*)[^<>]*>")  # <b>, <c.yellow>, <1>, <00:17.500>
 
 
 def tagged(text: str, entities: bool) -> tuple[Piece, ...]:
