@@ -187,11 +187,25 @@ def test_the_api_bounds_every_size(model_dir):
         Limits(max_beam=1000)
 
 
-def test_a_full_disk(model_dir, capsys):
+def test_a_device_as_output_is_refused(model_dir, capsys):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
     status, err = translate(capsys, "-m", str(model_dir), "-o", "/dev/full")
-    assert status == 2 and one_line(err).endswith("/dev/full: No space left on device")
+    assert status == 2 and one_line(err).endswith(
+        "/dev/full is a character device: fanyi writes a regular file as output"
+    )
+
+
+@pytest.mark.slow  # a translate subprocess
+def test_a_full_disk_is_named(model_dir):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            command(model_dir), input="我很好。\n".encode(), stdout=full, stderr=subprocess.PIPE
+        )
+    assert done.returncode == 2
+    assert done.stderr.decode().strip().endswith("stdout: No space left on device")
 
 
 def command(model_dir) -> list[str]:

@@ -16,7 +16,7 @@ from ..decode.hypothesis import StepHook, no_pause
 from ..decode.options import SearchOptions
 from ..engines.registry import Engine, load_engine
 from ..text.options import TextOptions
-from . import attention
+from .attention import attention_maps
 from .config import LOAD_KEYS, DecodeConfig, decode_defaults
 from .model_names import BUNDLED, resolve_model_dir
 from .pending import in_batches, in_order
@@ -146,7 +146,9 @@ class Translator:
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
-        return attention.cross_attention(self, text, to)
+        options = dataclasses.replace(self.options, long_input="error")
+        (translation,) = self.translate([text], to, options, split_sentences=False)
+        return attention_maps(translation, text, self.text, self.engine, self.text_options)
 
     def check(self, options: SearchOptions) -> None:
         """Refuse ``options`` this model cannot decode by."""
