@@ -10,7 +10,7 @@ import pytest
 import srt
 
 from fanyi import Translator
-from fanyi.documents import html, i18n_json, markdown, subtitles
+from fanyi.documents import html, i18n_json, markdown, subtitles, xliff
 from fanyi.documents.translating import translate_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "documents"
@@ -69,3 +69,12 @@ def test_an_i18n_file_into_chinese_keeps_placeholders_and_what_is_chinese_alread
     assert values["done"] == "你好" and '"done": "你好"' in out.decode()
     assert values["n"].startswith("{n, plural, one {# ") and "} other {# " in values["n"]
     assert chinese(values["n"])
+
+
+def test_an_xliff_unit_still_to_translate_is_filled_with_its_placeholder(translator):
+    data = (FIXTURES / "symfony-security.zh_CN.xlf").read_bytes()
+    out, report = translate_document(xliff.read(data, "security.xlf"), translator, "zh")
+    filled = (
+        out.decode().split('<target state="needs-review-translation">')[1].split("</target>")[0]
+    )
+    assert "%minutes%" in filled and chinese(filled) and report.whole == 1

@@ -5,6 +5,7 @@ existing output, a bad file or a line-mode flag is one line and exit 2, with not
 import json
 from pathlib import Path
 
+import lxml.etree
 import lxml.html
 import pytest
 import srt
@@ -52,6 +53,11 @@ def keys(text: str) -> object:
     return shape(json.loads(text))
 
 
+def units(text: str) -> list[str]:
+    root = lxml.etree.fromstring(text.encode())
+    return [u.get("id") for u in root.iter("{*}trans-unit") if u.find("{*}source") is not None]
+
+
 def tags(text: str) -> list[str]:
     return [str(e.tag) for e in lxml.html.document_fromstring(text.encode()).iter()]
 
@@ -64,6 +70,7 @@ def tags(text: str) -> list[str]:
         ("styles2.vtt", captions),
         ("birdwatching.html", tags),
         ("react-icu.en.json", keys),
+        ("angular-messages.xlf", units),
     ],
 )
 def test_each_format_comes_back_translated_with_its_structure(

@@ -7,12 +7,13 @@ import json
 import re
 from pathlib import Path
 
+import lxml.etree
 import lxml.html
 import pytest
 import srt
 import webvtt
 
-from fanyi.documents import html, i18n_json, markdown, plain, subtitles
+from fanyi.documents import html, i18n_json, markdown, plain, subtitles, xliff
 from fanyi.documents.registry import FORMATS, format_for
 from fanyi.documents.translating import translate_segments
 
@@ -224,6 +225,60 @@ def test_json_values_left_as_they_were_keep_their_own_escapes():
     assert out == data
     assert document.write(["Hé", "你", "嗨"][: len(document.segments)], "zh").startswith(
         b'{"a": "H\\u00e9"'
+    )
+
+
+FILLED = re.compile(r'\n\s*<target state="needs-review-translation">.*?</target>', re.DOTALL)
+
+
+def test_xliff_units_without_a_translation_get_one_and_nothing_else_changes():
+    data = (FIXTURES / "angular-messages.xlf").read_bytes()
+    out = translated(xliff.read(data, "messages.xlf"))
+    assert FILLED.sub("", out).replace(' target-language="zh"', "") == data.decode()
+    root = lxml.etree.fromstring(out.encode())
+    units = root.findall(".//{*}trans-unit")
+    assert len(units) == 9 and all(len(u.findall("{*}target")) == 1 for u in units)
+    for unit in units:
+        source, target = unit.find("{*}source"), unit.find("{*}target")
+        codes = [(x.tag, dict(x.attrib)) for x in source]
+        assert [(x.tag, dict(x.attrib)) for x in target] == codes
+        source_text = lxml.etree.tostring(source, encoding="unicode", with_tail=False)
+        target_text = lxml.etree.tostring(target, encoding="unicode", with_tail=False)
+        assert KEPT_IN_MESSAGES.findall(target_text) == KEPT_IN_MESSAGES.findall(source_text)
+    assert '=1 {ONE MINUTE AGO} other {<x id="INTERPOLATION"' in out
+
+
+def test_xliff_translated_units_are_left_alone_and_a_copied_source_is_filled():
+    data = (FIXTURES / "symfony-security.zh_CN.xlf").read_bytes()
+    document = xliff.read(data, "security.zh_CN.xlf")
+    assert len(document.segments) == 1  # the one unit whose target is still to translate
+    out = translated(document)
+    before, after = data.decode().split("\n"), out.split("\n")
+    changed = [(b, a) for b, a in zip(before, after, strict=True) if b != a]
+    assert changed == [
+        (
+            '                <target state="needs-translation">Too many failed login attempts, '
+            "please try again in %minutes% minutes.</target>",
+            '                <target state="needs-review-translation">TOO MANY FAILED LOGIN '
+            "ATTEMPTS, PLEASE TRY AGAIN IN %minutes% MINUTES.</target>",
+        )
+    ]
+
+
+def test_xliff_2_fills_a_segment_and_marks_it_translated():
+    data = (
+        b'<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en">\n'
+        b'<file id="f"><unit id="1"><segment><source>Hello <pc id="1">world</pc>!</source>'
+        b"</segment></unit>\n"
+        b'<unit id="2" translate="no"><segment><source>Keep</source></segment></unit>\n'
+        b'<unit id="3"><segment state="final"><source>Done</source><target>Fait</target>'
+        b"</segment></unit></file></xliff>\n"
+    )
+    out = translated(xliff.read(data, "v2.xlf"))
+    assert out == data.decode().replace('srcLang="en"', 'srcLang="en" trgLang="zh"').replace(
+        '<segment><source>Hello <pc id="1">world</pc>!</source>',
+        '<segment state="translated"><source>Hello <pc id="1">world</pc>!</source>'
+        '<target>HELLO <pc id="1">WORLD</pc>!</target>',
     )
 
 

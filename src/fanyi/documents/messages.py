@@ -3,19 +3,20 @@ placeholders held as written, tags wrapped around the words they mark, and an IC
 select argument kept as written around each of its branches, which are messages of their own.
 
 Held: ``{name}``, ``{count, number}``, ``{{name}}`` (i18next), ``$t(key)`` (i18next nesting),
-printf's ``%s``, ``%(name)s``, ``%1$s``, and ``#`` inside a plural branch. Wrapped: ``<b>…</b>``
+``%name%`` (Symfony), printf's ``%s``, ``%(name)s``, ``%1$s``, and ``#`` inside a plural branch. Wrapped: ``<b>…</b>``
 and react-i18next's numbered ``<1>…</1>``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .segment import Held, Piece, Segment, Text
-from .tags import paired
+from .tags import TAG, paired
 
 _PLACEHOLDER = re.compile(
-    r"\{\{[^{}]*\}\}|\$t\([^()]*\)|%(?:\d+\$)?(?:\([^)]*\))?[-#0 +']*(?:\d+|\*)?(?:\.\d+)?[a-zA-Z%]"
+    r"\{\{[^{}]*\}\}|\$t\([^()]*\)|%[A-Za-z_][\w.-]*%|%(?:\d+\$)?(?:\([^)]*\))?[-#0 +']*(?:\d+|\*)?(?:\.\d+)?[a-zA-Z%]"
     r"|<(/?)([A-Za-z0-9][\w-]*)[^<>]*>"
 )
 _COMPLEX = re.compile(r"\{\s*[\w.]+\s*,\s*(plural|select|selectordinal)\s*,", re.IGNORECASE)
@@ -24,36 +25,45 @@ _BRANCH = re.compile(r"\s*(=?[\w-]+)\s*\{")
 Template = list["str | int"]  # raw text as written, and the index of a message's segment
 
 
-def template(text: str, segments: list[Segment], plural: bool = False) -> Template:
+def template(
+    text: str, segments: list[Segment], plural: bool = False, words: Callable[[str], str] = str
+) -> Template:
     """``text`` as raw parts and the segments of its messages (appended to ``segments``):
-    each ICU plural or select argument's branches are messages of their own."""
+    each ICU plural or select argument's branches are messages of their own. ``words``: how a
+    run of words as written reads (an XML text's entities decoded)."""
     out: Template = []
     at = 0
     for start, end, branches in _complex_arguments(text):
-        out += _message(text[at:start], segments, plural)
+        out += _message(text[at:start], segments, plural, words)
         inner_at = start
         for branch_start, branch_end in branches:
             out.append(text[inner_at:branch_start])
-            out += template(text[branch_start:branch_end], segments, plural=True)
+            out += template(text[branch_start:branch_end], segments, True, words)
             inner_at = branch_end
         out.append(text[inner_at:end])
         at = end
-    return out + _message(text[at:], segments, plural)
+    return out + _message(text[at:], segments, plural, words)
 
 
 def filled(parts: Template, translations: list[str | None], sources: list[str]) -> str:
     """A template with each message's translation (or, None, its source) in its place."""
-    return "".join(
-        p
-        if isinstance(p, str)
-        else (translations[p] if translations[p] is not None else sources[p])
-        for p in parts
-    )
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            translation = translations[part]
+            out.append(sources[part] if translation is None else translation)
+    return "".join(out)
 
 
-def _message(text: str, segments: list[Segment], plural: bool) -> Template:
+def _message(
+    text: str, segments: list[Segment], plural: bool, words: Callable[[str], str]
+) -> Template:
     """A simple message: one segment where it has words, else its raw text."""
-    pieces = pieces_of(text, plural)
+    pieces = tuple(
+        Text(words(p.text)) if isinstance(p, Text) else p for p in pieces_of(text, plural)
+    )
     if not any(isinstance(p, Text) and re.search(r"[^\W\d_]", p.text) for p in pieces):
         return [text] if text else []
     segments.append(paired(pieces))
@@ -98,10 +108,16 @@ def _spans(text: str, plural: bool) -> list[tuple[int, int, str]]:
 
 
 def _complex_arguments(text: str) -> list[tuple[int, int, list[tuple[int, int]]]]:
-    """Each top-level ICU plural or select argument: its span, and its branches' messages'."""
+    """Each top-level ICU plural or select argument (not inside a tag): its span, and its
+    branches' messages'."""
     found = []
     at = 0
+    tags = [m.span() for m in TAG.finditer(text)]
     while (match := _COMPLEX.search(text, at)) is not None:
+        inside = next((end for start, end in tags if start < match.start() < end), None)
+        if inside is not None:
+            at = inside
+            continue
         end, branches = _branches(text, match.end())
         if end < 0:
             break

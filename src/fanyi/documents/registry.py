@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import html, i18n_json, markdown, plain, subtitles
+from . import html, i18n_json, markdown, plain, subtitles, xliff
 from .document import Format
 
 FORMATS: dict[str, Format] = {
@@ -31,6 +31,12 @@ FORMATS: dict[str, Format] = {
             (".json",),
             i18n_json.read,
             "i18n JSON: string values translated; keys, {placeholders}, ICU plurals kept",
+        ),
+        Format(
+            "xliff",
+            (".xlf", ".xliff"),
+            xliff.read,
+            "XLIFF 1.2 and 2.0: empty targets filled for review; inline codes kept",
         ),
     )
 }
