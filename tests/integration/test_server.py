@@ -73,9 +73,7 @@ def test_n_best_and_attention(translator):
         b'{"text": ["a"], "n_best": -Infinity}',
         b'{"text": ["a"], "attention": NaN}',
         b'{"text": ["a"], "beam": true}',
-        b'{"text": ["ok", "\\udcff"]}',  # a lone surrogate: not Unicode text
-        b'{"text": "\\udcff"}',  # ... echoed back in the 422
-        b'["\\udcff", {"\\ud800": NaN}]',
+        b'["\\udcff", {"\\ud800": NaN}]',  # lone surrogates echoed back in the 422
     ],
 )
 def test_malformed_requests_get_422(translator, content):
@@ -111,12 +109,18 @@ def test_languages_as_people_write_them_over_http(translator):
     assert post(app, {"text": ["a"], "source_lang": "en"}).status_code == 422  # the field is "from"
 
 
-def test_a_text_that_is_not_unicode_is_named_by_its_index(translator):
+def test_a_text_that_is_not_unicode_gets_its_error_in_its_place(translator):
     body = json.dumps({"text": ["ok", "fine", "x\udcff"]}).encode()  # ASCII, escaped
     headers = {"Content-Type": "application/json"}
     response = post(create_app(translator, LIMITS), content=body, headers=headers)
-    assert response.status_code == 422
-    assert response.json()["detail"].startswith("text[2]: not valid Unicode")
+    assert response.status_code == 200, response.text
+    ok, fine, bad = response.json()["translations"]
+    assert [ok["text"], fine["text"]] == translator(["ok", "fine"])
+    assert ok["error"] is None and fine["error"] is None
+    assert bad["error"].startswith("not valid Unicode: a lone surrogate U+DCFF at character 1")
+    assert (bad["text"], bad["candidates"], bad["to"]) == ("", [], "zh")
+    alone = post(create_app(translator, LIMITS), content=b'{"text": "\\udcff"}', headers=headers)
+    assert alone.status_code == 200 and alone.json()["translations"][0]["error"]
 
 
 def test_a_text_longer_than_the_model_reads_is_translated_and_one_that_fails_is_named(
@@ -135,8 +139,30 @@ def test_a_text_longer_than_the_model_reads_is_translated_and_one_that_fails_is_
 
     monkeypatch.setattr(translator.engine, "decode", failing)
     response = post(app, {"text": ["我很好。", "谢谢。"]})
-    assert response.status_code == 422
-    assert response.json()["detail"] == "text[1]: not translated: boom"
+    assert response.status_code == 200, response.text
+    fine, failed = response.json()["translations"]
+    assert fine["text"] == translator("我很好。") and fine["error"] is None
+    assert failed == {**failed, "text": "", "to": "en", "candidates": []}
+    assert failed["error"] == "not translated: boom"
+
+
+def test_an_over_long_text_gets_its_error_and_the_others_their_translations(translator):
+    app = create_app(translator, LIMITS)
+    texts = ["我很好。", "好" * 201, "Thank you."]
+    response = post(app, {"text": texts, "beam": 2})
+    assert response.status_code == 200, response.text
+    first, long, last = response.json()["translations"]
+    assert [first["text"], last["text"]] == translator([texts[0], texts[2]], beam=2)
+    assert long["error"] == "201 characters; a text may have at most 200"
+    assert (long["text"], long["candidates"], long["to"]) == ("", [], "en")
+    few_tokens = create_app(translator, Limits(max_tokens=12))
+    answer = post(few_tokens, {"text": ["我很好。", "Where is the train station? " * 3]})
+    fine, many = answer.json()["translations"]
+    assert answer.status_code == 200 and fine["text"] == translator("我很好。")
+    assert many["error"].endswith("tokens; a request may have at most 12"), many
+    nothing = json.dumps({"text": ["好" * 201, "x\udcff"]}).encode()  # nothing left to decode
+    everything = post(app, content=nothing, headers={"Content-Type": "application/json"})
+    assert [r["error"] is not None for r in everything.json()["translations"]] == [True, True]
 
 
 def test_a_body_that_is_not_utf8_gets_400(translator):
@@ -147,7 +173,6 @@ def test_a_body_that_is_not_utf8_gets_400(translator):
 
 def test_oversize_requests_get_413(translator):
     app = create_app(translator, LIMITS)
-    assert post(app, {"text": ["好" * 201]}).status_code == 413
     assert post(app, {"text": ["a"] * 9}).status_code == 413
     huge = post(app, {"text": ["a" * 100] * 1000})  # 100 kB, refused before parsing
     assert huge.status_code == 413 and "bytes" in huge.json()["detail"]
@@ -295,7 +320,6 @@ def test_a_target_prefix_per_request_or_per_text_is_the_python_api_s(translator)
         (3, 422, "target_prefix"),
         ([1, None], 422, "target_prefix"),
         ("\udcff", 422, "target_prefix[0]: not valid Unicode"),
-        ("<2zh> 你好", 422, "text[0]: target prefix: it may not hold a language tag"),
         ("x" * 201, 413, "target_prefix[0] has 201 characters"),
     ],
 )
@@ -304,3 +328,12 @@ def test_a_bad_target_prefix_is_a_4xx_that_names_it(translator, prefix, status, 
     json_type = {"content-type": "application/json"}
     response = post(create_app(translator, LIMITS), content=body, headers=json_type)
     assert response.status_code == status and message in response.text, response.text
+
+
+def test_a_prefix_a_text_cannot_start_with_is_that_text_s_error(translator):
+    body = {"text": ["我很好。", "Hi."], "target_prefix": ["<2zh> 你好", None]}
+    response = post(create_app(translator, LIMITS), body)
+    assert response.status_code == 200, response.text
+    tagged, fine = response.json()["translations"]
+    assert tagged["error"] == "target prefix: it may not hold a language tag or special token"
+    assert fine["error"] is None and fine["text"] == translator("Hi.")

@@ -1,10 +1,12 @@
 """The FastAPI application: ``POST /translate``, ``GET /health``, and the web page at ``/``.
 
 Every way a request can be wrong has its answer, never a 500: a body over ``max_body`` bytes,
-too many texts, too long a text or too many tokens → 413; malformed JSON, wrong types,
-impossible options, a text that is not Unicode → 422 (a body that is not UTF-8: 400, FastAPI's
-own answer); more texts waiting than the service takes, or no answer within ``timeout`` → 503.
-A request that times out or whose client goes away stops being decoded at the next step.
+too many texts or too many tokens → 413; malformed JSON, wrong types, impossible options → 422
+(a body that is not UTF-8: 400, FastAPI's own answer); more texts waiting than the service
+takes, or no answer within ``timeout`` → 503. A text that cannot be translated by itself (not
+Unicode, too long, or failed) is answered 200 with its ``error`` in its place, the others
+translated (``admission.py``). A request that times out or whose client goes away stops being
+decoded at the next step.
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
-from ..decode import SearchOptions, StepHook
+from ..decode import StepHook
 from ..filenames import INDEX_FILE
-from ..text.options import TextOptions
 from ..translate.request import Request as TextRequest
 from ..translate.translation import Translation as Result
-from ..translate.translation import unicode_problem
 from ..translate.translator import Translator
 from . import schemas
+from .admission import Admission, Chosen, admitted
 from .batching import Batcher, Overloaded
 from .limits import Limits
+from .memory import release_free_memory
 
 STATIC = Path(__file__).parent / "static"
 T = TypeVar("T")
@@ -112,107 +114,6 @@ def _echoable(value: Any) -> Any:
     return value
 
 
-Chosen = tuple[SearchOptions, TextOptions]  # a request's options: its search, its text
-
-
-def chosen_options(request: schemas.RequestBase, translator: Translator) -> Chosen:
-    """The translator's options with the request's on top (``DecodeConfig.override``, as the
-    flags and the Python API apply them), bounded as the flags are (422 beyond)."""
-    try:
-        return translator.chosen(None, request.options())
-    except ValueError as error:
-        raise HTTPException(422, str(error)) from None
-
-
-def check_limits(
-    request: schemas.RequestBase,
-    options: SearchOptions,
-    limits: Limits,
-    translator: Translator,
-) -> None:
-    """Raise the HTTP error for a request the service will not decode."""
-    for i, text in enumerate(request.text):
-        if problem := unicode_problem(text):
-            raise HTTPException(422, f"text[{i}]: {problem}")
-    if len(request.text) > limits.max_texts:
-        raise HTTPException(413, f"{len(request.text)} texts; at most {limits.max_texts}")
-    longest = max(map(len, request.text), default=0)
-    if longest > limits.max_chars:
-        raise HTTPException(413, f"a text has {longest} characters; at most {limits.max_chars}")
-    for name in ("beam", "n_best"):  # samples are rows of every step too
-        if getattr(options, name) > limits.max_beam:
-            value = getattr(options, name)
-            raise HTTPException(422, f"{name} {value} is over the limit {limits.max_beam}")
-    try:
-        if request.to is not None:
-            translator.text.languages.target(request.to)
-        if request.source_lang is not None:
-            translator.text.languages.source(request.source_lang)
-    except ValueError as error:
-        raise HTTPException(422, str(error)) from None
-    check_prefixes(request, limits)
-    if options.sampling and any(request.constraints or []):  # before it shares a batch
-        raise HTTPException(422, "constraints need beam search (or greedy decoding), not sampling")
-
-
-def target_prefixes(request: schemas.RequestBase) -> list[str | None]:
-    """The target prefix of each text: the one given for all, or the list's."""
-    prefix = request.target_prefix
-    return list(prefix) if isinstance(prefix, list) else [prefix] * len(request.text)
-
-
-def held_texts(request: schemas.RequestBase) -> list[TextRequest]:
-    """Each text with its target language, target prefix and the phrases it holds."""
-    phrases = request.constraints or [None] * len(request.text)
-    held = zip(request.text, target_prefixes(request), phrases, strict=True)
-    return [
-        TextRequest(text, request.to, prefix, tuple(p or ()), request.source_lang)
-        for text, prefix, p in held
-    ]
-
-
-def check_prefixes(request: schemas.RequestBase, limits: Limits) -> None:
-    """422 for a prefix or constraints list that does not match the texts or a prefix or phrase
-    that is not Unicode, 413 for one longer than a text may be."""
-    if isinstance(request.target_prefix, list) and len(request.target_prefix) != len(request.text):
-        raise HTTPException(422, f"target_prefix needs one entry per text ({len(request.text)})")
-    phrases = request.constraints or []
-    if request.constraints is not None and len(phrases) != len(request.text):
-        raise HTTPException(422, f"constraints needs one entry per text ({len(request.text)})")
-    held = [(f"target_prefix[{i}]", [p]) for i, p in enumerate(target_prefixes(request))]
-    for name, texts in held + [(f"constraints[{i}]", p) for i, p in enumerate(phrases)]:
-        for text in (t for t in texts or [] if t is not None):
-            if problem := unicode_problem(text):
-                raise HTTPException(422, f"{name}: {problem}")
-            if len(text) > limits.max_chars:
-                most = limits.max_chars
-                raise HTTPException(413, f"{name} has {len(text)} characters; at most {most}")
-
-
-def request_cost(
-    request: schemas.RequestBase, options: Chosen, limits: Limits, translator: Translator
-) -> int:
-    """What decoding ``request`` costs (source tokens × beam); 413 over ``max_tokens``, 422 when
-    a text's direction cannot be told."""
-    search, text = options
-    try:
-        tokens = sum(translator.token_counts(request.text, request.to, text, request.source_lang))
-    except ValueError as error:
-        raise HTTPException(422, str(error)) from None
-    if tokens > limits.max_tokens:
-        raise HTTPException(413, f"the texts have {tokens} tokens; at most {limits.max_tokens}")
-    return tokens * max(search.beam, search.n_best)
-
-
-def admitted(
-    request: schemas.RequestBase, limits: Limits, translator: Translator
-) -> tuple[Chosen, int]:
-    """The request's search and text options and its cost, or the HTTP error that refuses it."""
-    options = chosen_options(request, translator)
-    check_limits(request, options[0], limits, translator)
-    return options, request_cost(request, options, limits, translator)
-
-
 async def unless_disconnected(work: Awaitable[T], receive: Receive) -> T:
     """The result of ``work``, which is cancelled if the client disconnects first (499)."""
     task, gone = asyncio.ensure_future(work), asyncio.ensure_future(_disconnect(receive))
@@ -239,7 +140,9 @@ def model_name(path: Path) -> str:
 
 
 def to_schema(result: Result, attention: bool) -> schemas.Translation:
-    """A translator result as the API's JSON."""
+    """A translator result as the API's JSON (a failed text: no candidates, its error)."""
+    if result.error is not None:
+        return schemas.Translation(text="", to=result.to, candidates=[], error=result.error)
     candidates = [
         schemas.Candidate(
             text=c.text,
@@ -260,6 +163,16 @@ def to_schema(result: Result, attention: bool) -> schemas.Translation:
     )
 
 
+def answered(admission: Admission, results: list[Result]) -> schemas.TranslateResponse:
+    """One entry per text of the request, in order: a translation, or the error of a text
+    refused by itself."""
+    attention = admission.options[0].attention
+    entries = {i: to_schema(r, attention) for i, r in zip(admission.places, results, strict=True)}
+    for i, refused in admission.refused.items():
+        entries[i] = schemas.Translation(text="", to=refused.to, candidates=[], error=refused.error)
+    return schemas.TranslateResponse(translations=[entries[i] for i in sorted(entries)])
+
+
 def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher: Batcher) -> None:
     """``POST /translate`` (through ``batcher``) and ``GET /health``."""
 
@@ -267,9 +180,11 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
         request: schemas.RequestBase, http: Request
     ) -> schemas.TranslateResponse:
         """Translate ``text`` (a list, or one string); one entry per text, with its n-best
-        candidates."""
-        options, cost = admitted(request, limits, translator)
-        job = batcher.submit(held_texts(request), options, cost)
+        candidates, or the error of a text that could not be translated."""
+        admission = admitted(request, limits, translator)
+        if not admission.texts:
+            return answered(admission, [])
+        job = batcher.submit(admission.texts, admission.options, admission.cost)
         work = asyncio.wait_for(job, limits.timeout)
         try:
             results = await unless_disconnected(work, http.receive)
@@ -279,12 +194,7 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
             raise HTTPException(503, f"not translated within {limits.timeout:g} s") from None
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
-        for i, result in enumerate(results):
-            if result.error is not None:
-                raise HTTPException(422, f"text[{i}]: {result.error}")
-        return schemas.TranslateResponse(
-            translations=[to_schema(r, options[0].attention) for r in results]
-        )
+        return answered(admission, results)
 
     # the request's fields as the registry has them now (a transform registered after import too)
     translate_texts.__annotations__["request"] = schemas.translate_request()
@@ -332,6 +242,7 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
         limits.batch_cost,
         limits.max_heavy,
         limits.max_waiting,
+        on_idle=release_free_memory,
     )
 
     @asynccontextmanager

@@ -10,6 +10,8 @@ the requests that arrive meanwhile are decoded together. When every job of a bat
 away) the batch is cancelled at its next step. At most ``max_heavy`` heavy batches decode at
 once, since they hold the most memory; later ones wait in the queue while light ones go by. A
 batch of several jobs that fails is retried job by job, so one bad request cannot fail the rest.
+Once no batch has decoded for ``idle_after`` seconds, ``on_idle`` runs in a worker thread (the
+service hands the memory its batches freed back to the system: ``memory.py``).
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ class Batcher:
         max_heavy: int,
         max_waiting: int,
         max_batches: int = 64,
+        on_idle: Callable[[], object] | None = None,
+        idle_after: float = 1.0,
     ) -> None:
         self.translate = translate
         self.wait = wait
@@ -69,6 +73,8 @@ class Batcher:
         self.max_heavy = max_heavy
         self.max_waiting = max_waiting
         self.max_batches = max_batches
+        self.on_idle, self.idle_after = on_idle, idle_after
+        self._idle: asyncio.TimerHandle | None = None  # the pending call of ``on_idle``
         self.waiting = 0  # texts submitted and not yet answered
         self._queue: list[_Job] = []
         self._active: set[_Batch] = set()
@@ -108,6 +114,8 @@ class Batcher:
         """Stop the dispatcher, cancel every batch, stop the worker threads."""
         if self._task is not None:
             self._task.cancel()
+        if self._idle is not None:
+            self._idle.cancel()
         for batch in self._active:
             self._turns.cancel(batch.slot)
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -182,6 +190,7 @@ class Batcher:
         self._active.discard(batch)
         if self._wake is not None:
             self._wake.set()  # a place is free: start what waits
+        self._when_idle()
         error = None if done.cancelled() else done.exception()
         if done.cancelled() or isinstance(error, Cancelled):
             return
@@ -198,6 +207,20 @@ class Batcher:
                 else:
                     job.future.set_exception(error)
             start += len(job.texts)
+
+    def _when_idle(self) -> None:
+        """Call ``on_idle`` ``idle_after`` seconds from now if no batch decodes then (a later
+        finish moves the call later)."""
+        if self.on_idle is None or self._active:
+            return
+        if self._idle is not None:
+            self._idle.cancel()
+        self._idle = asyncio.get_running_loop().call_later(self.idle_after, self._idle_now)
+
+    def _idle_now(self) -> None:
+        self._idle = None
+        if self.on_idle is not None and not self._active and not self._queue:
+            asyncio.get_running_loop().run_in_executor(self._executor, self.on_idle)
 
     def _abandon_if_done(self, batch: _Batch | None) -> None:
         """Cancel ``batch`` when none of its jobs is still awaited."""

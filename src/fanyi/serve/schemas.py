@@ -123,15 +123,23 @@ class Candidate(BaseModel):
 class Translation(BaseModel):
     """The candidates for one text."""
 
-    text: str = Field(description="the best translation")
-    to: str = Field(description="the language translated into")
-    candidates: list[Candidate]
+    text: str = Field(description="the best translation (empty where the text failed)")
+    to: str | None = Field(
+        description="the language translated into (null where it could not be told)"
+    )
+    candidates: list[Candidate] = Field(description="the n-best list, best first (none: failed)")
     source_tokens: list[str] | None = Field(
         None, description="the pieces the model read: tag, text, </s> (with attention)"
     )
     unplaced: list[tuple[str, str]] = Field(
-        [], description="the glossary's [term, translation] pairs the text holds and its "
-        "translation misses"
+        [],
+        description="the glossary's [term, translation] pairs the text holds and its "
+        "translation misses",
+    )
+    error: str | None = Field(
+        None,
+        description="why this text was not translated (not Unicode, too long, or failed); the "
+        "request's other texts are translated all the same",
     )
 
 

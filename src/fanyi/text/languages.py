@@ -88,6 +88,9 @@ def language(code: str) -> Language:
     return Language(str(tag.language), script)
 
 
+MEMO_LIMIT = 4096  # codes langcodes may remember: a service reads one from every request
+
+
 @lru_cache(maxsize=256)
 def _tag(code: str) -> langcodes.Language | None:
     """``code`` read by langcodes, its language the macrolanguage; None for no language code."""
@@ -97,6 +100,10 @@ def _tag(code: str) -> langcodes.Language | None:
         tag = langcodes.Language.get(code).prefer_macrolanguage()
     except ValueError:  # langcodes.LanguageTagError
         return None
+    finally:  # langcodes keeps every code it reads for good; this cache is the bounded one
+        for memo in (langcodes.Language._PARSE_CACHE, langcodes.Language._INSTANCES):
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
     return tag if tag.language and tag.is_valid() else None
 
 

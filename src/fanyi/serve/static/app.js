@@ -78,7 +78,9 @@ async function translate(event) {
       const detail = typeof answer.detail === "string" ? answer.detail : JSON.stringify(answer.detail);
       throw new Error(`${response.status}: ${detail}`);
     }
-    show(answer.translations[0]);
+    const result = answer.translations[0];
+    if (result.error) throw new Error(result.error); // this text alone was not translated
+    show(result);
     $("status").textContent = "";
   } catch (error) {
     $("status").textContent = `error ${error.message}`;
