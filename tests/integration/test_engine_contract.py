@@ -86,7 +86,9 @@ def test_the_same_log_likelihoods_within_a_tolerance(engine, reference):
 
 
 def test_a_translator_over_any_engine_translates_as_over_fanyi_s(engine, reference):
-    assert Translator(engine, reference.options)(TEXTS, beam=1) == reference(TEXTS, beam=1)
+    # 北京 is held as "Beijing" by a search only engines with lexical constraints run
+    plain = {"beam": 1, "hold_names": False}
+    assert Translator(engine, reference.options)(TEXTS, **plain) == reference(TEXTS, **plain)
 
 
 @pytest.mark.skipif(not HAS_CT2, reason="no ctranslate2 package")

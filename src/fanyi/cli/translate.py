@@ -319,6 +319,6 @@ def _file_chunks(path: str, skip: int = 0) -> Iterator[list[bytes]]:
     :func:`split_lines` does)."""
     with open(path, "rb") as f:
         lines = (line.removesuffix(b"\n").removesuffix(b"\r") for line in f)
-        lines = itertools.islice(lines, skip, None)
-        while chunk := list(itertools.islice(lines, CHUNK_LINES)):
+        rest = itertools.islice(lines, skip, None)
+        while chunk := list(itertools.islice(rest, CHUNK_LINES)):
             yield chunk

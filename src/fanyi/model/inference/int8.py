@@ -24,6 +24,10 @@ TINY = 1e-12  # the scale of an all-zero row or channel
 class Int8Linear(nn.Module):
     """y = x Wᵀ + b, W as int8 rows with a scale per output channel, x quantised per row."""
 
+    weight_t: Tensor  # in x out, int8
+    scale: Tensor  # per output channel
+    bias: Tensor | None
+
     def __init__(self, weight: Tensor, bias: Tensor | None) -> None:
         super().__init__()
         weight = weight.detach().float()
