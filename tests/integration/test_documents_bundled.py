@@ -3,14 +3,16 @@ the translation of "world", a link around that of its text, emphasis around "doc
 code stays as written, and each subtitle cue comes back in Chinese, broken at a readable width,
 its timings as they were."""
 
+import io
 import json
 from pathlib import Path
 
+import docx
 import pytest
 import srt
 
 from fanyi import Translator
-from fanyi.documents import html, i18n_json, markdown, subtitles, xliff
+from fanyi.documents import html, i18n_json, markdown, subtitles, word, xliff
 from fanyi.documents.translating import translate_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "documents"
@@ -78,3 +80,17 @@ def test_an_xliff_unit_still_to_translate_is_filled_with_its_placeholder(transla
         out.decode().split('<target state="needs-review-translation">')[1].split("</target>")[0]
     )
     assert "%minutes%" in filled and chinese(filled) and report.whole == 1
+
+
+def test_a_bold_word_in_a_word_file_stays_bold_in_chinese(translator):
+    made = docx.Document()
+    paragraph = made.add_paragraph("Click ")
+    paragraph.add_run("Save").bold = True
+    paragraph.add_run(" to keep your changes.")
+    buffer = io.BytesIO()
+    made.save(buffer)
+    out, report = translate_document(word.read(buffer.getvalue(), "a.docx"), translator, "zh")
+    runs = docx.Document(io.BytesIO(out)).paragraphs[0].runs
+    bold = "".join(r.text for r in runs if r.bold)
+    assert chinese(bold) and report.whole == 1
+    assert chinese("".join(r.text for r in runs if not r.bold))

@@ -5,6 +5,7 @@ existing output, a bad file or a line-mode flag is one line and exit 2, with not
 import json
 from pathlib import Path
 
+import docx
 import lxml.etree
 import lxml.html
 import pytest
@@ -129,3 +130,16 @@ def test_what_cannot_be_translated_is_one_line_and_nothing_is_written(
     assert translate(model_dir, str(tmp_path / name), "-o", str(out), *args) == 2
     assert says in one_line(capsys.readouterr().err)
     assert not out.exists()
+
+
+def test_a_word_file_comes_back_with_its_paragraphs_and_links(model_dir, tmp_path, capsys):
+    out = tmp_path / "out.docx"
+    fixture = FIXTURES / "par-hyperlinks.docx"
+    assert translate(model_dir, str(fixture), "-o", str(out)) in (0, 1)
+    assert "Traceback" not in capsys.readouterr().err
+
+    def links(path: Path) -> list[list[str]]:
+        return [[h.address for h in p.hyperlinks] for p in docx.Document(str(path)).paragraphs]
+
+    assert links(out) == links(fixture)
+    assert out.read_bytes() != fixture.read_bytes()

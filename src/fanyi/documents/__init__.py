@@ -13,4 +13,5 @@ html.py            HTML texts and attributes; html_events.py: the parser's event
 tags.py            inline tags paired around the words they mark
 i18n_json.py       i18n JSON's string values; messages.py: placeholders, tags and ICU plurals
 xliff.py           XLIFF 1.2 and 2.0: the targets of units without one
+word.py            Word (.docx): paragraphs as runs, their formatting and links kept
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import html, i18n_json, markdown, plain, subtitles, xliff
+from . import html, i18n_json, markdown, plain, subtitles, word, xliff
 from .document import Format
 
 FORMATS: dict[str, Format] = {
@@ -37,6 +37,12 @@ FORMATS: dict[str, Format] = {
             (".xlf", ".xliff"),
             xliff.read,
             "XLIFF 1.2 and 2.0: empty targets filled for review; inline codes kept",
+        ),
+        Format(
+            "docx",
+            (".docx",),
+            word.read,
+            "Word: paragraphs, tables, headers and footers; run formatting and links kept",
         ),
     )
 }

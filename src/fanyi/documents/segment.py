@@ -67,6 +67,11 @@ def has_words(pieces: tuple[Piece, ...]) -> bool:
 def plain(pieces: tuple[Piece, ...]) -> str:
     """What the model reads for ``pieces``: their words, each held span that shows words as
     inline code (which the translator copies and quotes again), whitespace squeezed."""
+    return _SPACE.sub(" ", _shown(pieces)).strip()
+
+
+def _shown(pieces: tuple[Piece, ...]) -> str:
+    """What ``pieces`` show, their whitespace as written (a wrap's own spaces count)."""
     out = []
     for piece in pieces:
         if isinstance(piece, Text):
@@ -74,10 +79,10 @@ def plain(pieces: tuple[Piece, ...]) -> str:
         elif isinstance(piece, Held):
             out.append(f"`{piece.shown}`" if piece.shown else " ")
         elif isinstance(piece, Wrap):
-            out.append(plain(piece.inner))
+            out.append(_shown(piece.inner))
         else:
             out.append(" ")
-    return _SPACE.sub(" ", "".join(out)).strip()
+    return "".join(out)
 
 
 def parts(segment: Segment) -> list[tuple[Piece, ...]]:
