@@ -93,14 +93,16 @@ def post(app, body=None, content=None, headers=None) -> httpx.Response:
 
 
 @contextmanager
-def running_server(app: object) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free localhost port in a thread; yields its base URL."""
+def running_server(app: object, **settings: object) -> Iterator[str]:
+    """Serve ``app`` with uvicorn (and its ``settings``) on a free localhost port in a thread;
+    yields its base URL."""
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", **settings)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -337,3 +337,11 @@ def test_a_prefix_a_text_cannot_start_with_is_that_text_s_error(translator):
     tagged, fine = response.json()["translations"]
     assert tagged["error"] == "target prefix: it may not hold a language tag or special token"
     assert fine["error"] is None and fine["text"] == translator("Hi.")
+
+
+def test_a_glossary_term_or_a_language_code_beyond_any_text_is_refused(translator):
+    app = create_app(translator, LIMITS)
+    long_term = post(app, {"text": ["我很好。"], "glossary": [["好" * 201, "good"]]})
+    assert long_term.status_code == 413 and "glossary[0] has 201 characters" in long_term.text
+    code = post(app, {"text": ["a"], "to": "en-" + "x" * 40})
+    assert code.status_code == 422 and "a language code of 43 characters" in code.text

@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # only this command needs it
 
     from ..serve import create_app
+    from ..serve.connections import connection_settings
 
     args = settings(args)
     limits = Limits(**{f.name: _limit(args, f) for f in dataclasses.fields(Limits)})
@@ -168,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
             ["你好。我很好。", "Hello. How are you?"] * 2, to=translator.targets[0]
         )
     app = create_app(translator, limits)
-    uvicorn.run(app, host=args.host, port=int(args.port), log_level="info")
+    connections = connection_settings(limits)  # idle and slow connections closed
+    uvicorn.run(app, host=args.host, port=int(args.port), log_level="info", **connections)
     return 0
 
 

@@ -1,5 +1,6 @@
-"""What the service allows: the size of a request, the time it may take, and how requests are
-batched and scheduled (``fanyi serve``'s flags and the keys of its ``--config`` file)."""
+"""What the service allows: the size of a request, the time it may take, how requests are batched
+and scheduled, and how long a connection may be idle or slow (``fanyi serve``'s flags and the
+keys of its ``--config`` file)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from ..decode.options import MAX_BEAM
 
 @dataclass
 class Limits:
-    """What one request may ask for, and how requests are batched and scheduled (each field
-    described in :data:`LIMIT_HELP`, bounded by :data:`LIMIT_BOUNDS`)."""
+    """What one request may ask for, how requests are batched and scheduled, and how long a
+    connection may wait (each field described in :data:`LIMIT_HELP`, bounded by
+    :data:`LIMIT_BOUNDS`)."""
 
     max_chars: int = 1000
     max_texts: int = 64
@@ -23,6 +25,8 @@ class Limits:
     batch_wait: float = 0.005
     batch_cost: int = 4096
     max_heavy: int = 2
+    read_timeout: float = 10.0
+    keep_alive: float = 5.0
 
     def __post_init__(self) -> None:
         for name, (low, high) in LIMIT_BOUNDS.items():
@@ -43,6 +47,8 @@ LIMIT_BOUNDS: dict[str, tuple[float, float]] = {
     "batch_wait": (0, 1),
     "batch_cost": (1, 1 << 20),
     "max_heavy": (1, 64),
+    "read_timeout": (0.1, 3600),
+    "keep_alive": (0.1, 3600),
 }
 
 
@@ -58,4 +64,7 @@ LIMIT_HELP = {
     "batch_wait": "seconds to gather concurrent requests into one batch",
     "batch_cost": "most source tokens × beam decoded as one batch",
     "max_heavy": "requests costlier than batch_cost decoding at once (the rest queue)",
+    "read_timeout": "seconds a client has to send a whole request, from when it connects or was "
+    "last answered (the connection is closed beyond)",
+    "keep_alive": "seconds an idle connection stays open after an answer",
 }
