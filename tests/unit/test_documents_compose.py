@@ -79,7 +79,8 @@ def test_a_wrap_of_the_whole_segment_is_kept_outside_its_translation():
 
 
 def test_words_run_together_with_a_space_into_english_and_none_between_han():
-    assert joined(["Please read", "<b>", "the docs"], "en") == "Please read<b>the docs"
+    assert joined(["Please read", "<b>", "the docs"], "en") == "Please read <b>the docs"
+    assert joined(["Read", "<b>it</b>", "now"], "en") == "Read <b>it</b> now"
     assert joined(["Please read", "the docs"], "en") == "Please read the docs"
     assert joined(["请 ", "阅读"], "zh-TW") == "请阅读"
 

@@ -23,6 +23,12 @@ _SLOTS = re.compile("[\U000f0000-\U000ffffd]")
 _ENDS = " \t\"'“”‘’「」.。!！?？,，;；:："  # what a text's translation alone may add at its ends
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _SPACE = re.compile(r"\s+")
+# markup a text ends or starts with: tags, and the private-use characters formats mark runs with
+_MARKUP_END = re.compile(r"(?:<[^<>]*>|[\ue000-\uf8ff])*\Z")
+_MARKUP_START = re.compile(r"\A(?:<[^<>]*>|[\ue000-\uf8ff])*")
+# opening tags and opening run markers (word.py: formatting from U+E000, links from U+E800): a
+# space between two words goes before them
+_OPENING_END = re.compile(r"(?:<[^/<>][^<>]*>|[\ue000-\ue3ff\ue800-\uebfe])*\Z")
 
 
 def compose(pieces: tuple[Piece, ...], table: Table, escape: Escape) -> str | None:
@@ -92,13 +98,15 @@ def written(pieces: tuple[Piece, ...], escape: Escape) -> str:
 
 
 def joined(texts: list[str], to: str) -> str:
-    """``texts`` run together: into English a space where two words would touch; into Chinese
-    none between two Han characters."""
+    """``texts`` run together: into English a space where two words would touch (before the
+    markup between them), into Chinese none between two Han characters."""
     out, chinese = "", to.lower().startswith("zh")
     for text in texts:
         if out and text:
-            if not chinese and out[-1].isalnum() and text[0].isalnum():
-                out += " "
+            at = _OPENING_END.search(out).start()  # type: ignore[union-attr]  # always matches
+            before, after = _MARKUP_END.sub("", out)[-1:], _MARKUP_START.sub("", text)[:1]
+            if not chinese and before.isalnum() and after.isalnum():
+                out = out[:at] + " " + out[at:]
             elif chinese and out[-1] == " " and _HAN.match(text[:1]) and _HAN.search(out[-2:]):
                 out = out.rstrip(" ")
         out += text
