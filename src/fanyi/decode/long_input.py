@@ -56,6 +56,18 @@ def fitting(ids: Sequence[int], size: int) -> list[list[int]]:
     return cut(ids, count(len(ids), size))
 
 
+def tagged_pieces(ids: list[int], tag: int, max_len: int, split: bool) -> list[list[int]]:
+    """A source's ``ids`` (its ``tag`` first ids, then text, then EOS) whole when they fit
+    ``max_len``, else (``split``) cut into near-equal pieces that each fit with the tag and
+    EOS, or ``TooLong``."""
+    if len(ids) <= max_len:
+        return [ids]
+    if not split:
+        raise too_long(len(ids), max_len)
+    head, eos = ids[:tag], ids[-1]
+    return [[*head, *p, eos] for p in fitting(ids[tag:-1], max_len - tag - 1)]
+
+
 def fitting_pairs(
     source: Sequence[int], target: Sequence[int], source_size: int, target_size: int
 ) -> list[tuple[list[int], list[int]]]:

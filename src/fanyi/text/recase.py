@@ -124,11 +124,10 @@ def table_beside(vocab_files: Sequence[Path]) -> list[Path]:
     return [table] if table is not None and table.is_file() else []
 
 
-def read_lowercase(path: Path) -> frozenset[str]:
-    """The words of a ``truecase.txt`` (none where there is no such file)."""
-    if not path.is_file():
-        return frozenset()
-    return frozenset(path.read_text(encoding="utf-8").split())
+def read_lowercase(*paths: Path) -> frozenset[str]:
+    """The words of the first of ``paths`` that is a ``truecase.txt`` (none where none is)."""
+    found = next((path for path in paths if path.is_file()), None)
+    return frozenset(found.read_text(encoding="utf-8").split()) if found else frozenset()
 
 
 class Headlines(Transform):

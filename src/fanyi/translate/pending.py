@@ -35,6 +35,10 @@ class Pending:
     source_lang: str | None = None  # the language it is in: given, or detected (None: unknown)
     unchanged: str | None = None  # its translation, where it is in the language asked already
 
+    def __post_init__(self) -> None:
+        if not self.found:  # nothing found yet: one entry per piece
+            self.found = [None for _ in self.pieces]
+
     @property
     def ready(self) -> bool:
         return self.error is not None or all(f is not None for f in self.found)

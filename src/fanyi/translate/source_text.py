@@ -5,7 +5,7 @@ in pieces that fit its positions; with what each sentence's translation must hol
 from __future__ import annotations
 
 from ..decode.constraints import Spellings
-from ..decode.long_input import TooLong, fitting, too_long
+from ..decode.long_input import TooLong, tagged_pieces
 from ..decode.options import LongInput
 from ..filenames import TRUECASE_FILE
 from ..sections import Checkpoint
@@ -32,10 +32,8 @@ class SourceText:
         self.src_vocab, self.tgt_vocab = checkpoint.vocabularies()
         self.target = TargetText(checkpoint, self.tgt_vocab)
         self.tags = {lang: self.ids("", lang)[:-1] for lang in self.languages.targets}
-        own = checkpoint.path / TRUECASE_FILE  # else an ensemble's first member's
-        self.lowercase = read_lowercase(
-            own if own.is_file() else checkpoint.model_dirs[0] / own.name
-        )
+        own, first = checkpoint.path, checkpoint.model_dirs[0]  # else an ensemble's first member's
+        self.lowercase = read_lowercase(own / TRUECASE_FILE, first / TRUECASE_FILE)
 
     def ids(self, text: str, to: str) -> list[int]:
         """The ids the model reads for ``text`` (one sentence) into ``to``: tag, pieces, EOS."""
@@ -58,10 +56,9 @@ class SourceText:
     def prepare(
         self, request: Request, options: TextOptions, long: LongInput, hold: bool
     ) -> Pending:
-        """``request`` on its way: its direction (a ``to`` this model does not translate into
-        raises; a text in the language asked is kept as it is), its pieces (``long``: a sentence
-        too long split, or an error), target prefix and constraints (the user's; with ``hold``,
-        the transforms' too), or why it is not translated."""
+        """``request`` on its way: its direction (a text in the language asked kept as it is),
+        pieces (``long``: a sentence too long split, or an error), target prefix and constraints
+        (the user's; with ``hold``, the transforms'), or why it is not translated."""
         way = self.languages.direction(request.text, request.to, request.source_lang)
         lang, error, forced = way.to, unicode_problem(request.text), []
         if way.chinese_script is not None:  # zh-TW: this text's translation in Taiwan's characters
@@ -69,12 +66,11 @@ class SourceText:
         if way.unchanged and error is None:  # in the language asked already: no model
             kept = in_chinese_script(request.text, way.chinese_script)
             return Pending(request.text, lang, [], [], source_lang=way.source, unchanged=kept)
-        pieces: list[list[int]] = []
-        phrases: list[list[Spellings]] = []
+        held: Pieces = ([], [])
         reading = None if error else self.reading(request.text, lang, options, bool(request.prefix))
         try:
             if reading is not None:
-                pieces, phrases = self._pieces(reading, long, request.constraints, hold)
+                held = self._pieces(reading, long, request.constraints, hold)
         except TooLong as too:
             error = str(too)
         except ValueError as bad:  # constraints that cannot hold
@@ -83,10 +79,8 @@ class SourceText:
             forced = self.target.prefix(request.prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        found: list = [None] * len(pieces)
-        text = Pending(request.text, lang, pieces, found, error, forced, phrases, reading)
-        text.source_lang = way.source
-        return text
+        pieces, phrases = held  # Pending starts each piece's hypotheses at None
+        return Pending(request.text, lang, pieces, [], error, forced, phrases, reading, way.source)
 
     def pieces(
         self, text: str, to: str, options: TextOptions, long: LongInput = "split"
@@ -100,9 +94,8 @@ class SourceText:
     def _pieces(
         self, reading: pipeline.Reading, long: LongInput, phrases: tuple[str, ...], hold: bool
     ) -> Pieces:
-        """The pieces of the text read and the constraints of each: the user's phrases (a text of
-        one sentence, one piece), and with ``hold`` what the transforms hold in a sentence of
-        one piece."""
+        """The pieces of the text read and the constraints of each: the user's phrases (one
+        sentence, one piece), and with ``hold`` the transforms' (a sentence in one piece)."""
         sentences, to = reading.sentences(), reading.context.to
         if phrases and len(sentences) > 1:
             raise ValueError(f"they hold for one sentence; this text has {len(sentences)}")
@@ -121,10 +114,5 @@ class SourceText:
     def fitting(self, sentence: str, to: str, long: LongInput) -> list[list[int]]:
         """The ids of ``sentence``, cut (``long: split``) into near-equal pieces that each fit
         the model with the tag and EOS when they do not fit whole."""
-        ids, max_len = self.ids(sentence, to), self.model.max_len
-        if len(ids) <= max_len:
-            return [ids]
-        if long == "error":
-            raise too_long(len(ids), max_len)
-        tag, eos = self.tags[to], self.model.eos_id
-        return [[*tag, *p, eos] for p in fitting(ids[len(tag) : -1], max_len - len(tag) - 1)]
+        ids, tag = self.ids(sentence, to), len(self.tags[to])
+        return tagged_pieces(ids, tag, self.model.max_len, long == "split")

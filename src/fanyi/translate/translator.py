@@ -46,9 +46,8 @@ class Translator:
         batch_tokens: int = 4096,
         **options: object,
     ) -> Translator:
-        """Load a model or ensemble directory (default: the bundled model) into ``engine`` on
-        ``device`` (cpu, cuda, cuda:N, auto) by ``config`` (default: the model's own) and
-        ``options`` (DecodeConfig keys of any half, as values or flags' strings) over it."""
+        """A model or ensemble directory (default: the bundled model) in ``engine`` on ``device``
+        by ``config`` (default: the model's own) with ``options`` (DecodeConfig keys) over it."""
         path = resolve_model_dir(model_dir)
         config = (config or decode_defaults(path)).override(options)
         load = dataclasses.replace(config.load, device=str(device), batch_tokens=batch_tokens)
@@ -96,12 +95,10 @@ class Translator:
         **changes: Any,
     ) -> Iterator[Translation]:
         """Each text's :class:`Translation` as soon as it and every text before it are done.
-        ``texts``: strings or :class:`Request` s; ``to`` and ``source_lang`` (any code: ``zh-TW``,
-        ``en-US``): default detected per text, a text already in ``to`` kept as it is; ``options``
-        (default the translator's) with ``changes`` over it (SearchOptions or TextOptions keys);
-        ``between_steps`` may wait, or raise ``Cancelled``. ``target_prefix``: text each
-        translation starts with (one for all, or one per text); ``constraints``: per text (of
-        one sentence), phrases its translation holds, or None."""
+        ``texts``: strings or :class:`Request` s; ``to``, ``source_lang`` (any code: ``zh-TW``):
+        detected per text by default; ``options``, ``text_options`` (default the translator's)
+        with ``changes`` over them; ``between_steps`` may wait, or raise ``Cancelled``;
+        ``target_prefix`` (one, or one per text) and ``constraints`` (per text): ``requests``."""
         work = requests(texts, to, target_prefix, constraints, source_lang)
         search, text = self.chosen(options, changes, text_options)
         if search.sampling and any(request.constraints for request in work):
@@ -128,21 +125,14 @@ class Translator:
         return config.search, config.text
 
     def token_counts(
-        self,
-        texts: list[str],
-        to: str | None = None,
-        text: TextOptions | None = None,
-        source_lang: str | None = None,
+        self, texts: list[str], to: str | None = None, text: Any = None, source_lang: Any = None
     ) -> list[int]:
-        """The source tokens the model reads for each text: what decoding it costs, before beam
-        (none for a text in the language asked already)."""
-        ways = [self.text.languages.direction(t, to, source_lang) for t in texts]
+        """The source tokens the model reads for each text (by TextOptions ``text``), before
+        beam: what decoding it costs (none for a text in the language asked already)."""
         long, read = self.options.long_input, text or self.text_options
-        pieces = (
-            [] if way.unchanged else self.text.pieces(t, way.to, read, long)
-            for t, way in zip(texts, ways, strict=True)
-        )
-        return [sum(map(len, p)) for p in pieces]
+        ways = [(t, self.text.languages.direction(t, to, source_lang)) for t in texts]
+        sizes = ([] if w.unchanged else self.text.pieces(t, w.to, read, long) for t, w in ways)
+        return [sum(map(len, p)) for p in sizes]
 
     def cross_attention(self, text: str, to: str | None = None) -> AttentionMaps:
         """Translate ``text`` as one sequence, then every layer's and head's attention over it."""
