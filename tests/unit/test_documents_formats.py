@@ -61,17 +61,23 @@ def skeleton(text: str) -> list[tuple]:
     return kept
 
 
-def test_a_readme_keeps_its_blocks_code_and_addresses():
-    data = (FIXTURES / "nanogpt-readme.md").read_bytes()
-    document = markdown.read(data, "nanogpt-readme.md")
-    out = translated(document)
+@pytest.mark.parametrize("name", ["nanogpt-readme.md", "jieba-readme.zh.md"])
+def test_a_readme_keeps_its_blocks_code_and_untouched_lines(name):
+    data = (FIXTURES / name).read_bytes()
+    document = markdown.read(data, name)
+    out = translated(document, to="en")
     source = data.decode("utf-8")
     assert skeleton(out) == skeleton(source)
     untouched_lines_kept(source, document.regions, out)
+    assert document.write([None] * len(document.segments), "en") == data
+
+
+def test_a_readme_s_words_are_translated_around_its_code_and_links():
+    data = (FIXTURES / "nanogpt-readme.md").read_bytes()
+    out = translated(markdown.read(data, "nanogpt-readme.md"))
     assert "## INSTALL\n" in out and "| GPT2-MEDIUM | 350M  |" in out
     assert "[NANOCHAT](https://github.com/karpathy/nanochat)" in out
     assert "`torch.compile`" in out and "`--compile=False`" in out
-    assert document.write([None] * len(document.segments), "zh") == data
 
 
 def test_markdown_constructs_each_keep_their_markup():
