@@ -9,6 +9,7 @@ parser refuses with a ValueError of one line that names the file.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -34,12 +35,21 @@ class Document(Protocol):
 
 @dataclass(frozen=True)
 class Format:
-    """A document format: its name, the file extensions it reads and its reader."""
+    """A document format: its name, the file extensions it reads, and its reader as
+    ``module:function`` of ``fanyi.documents`` (``function`` default ``read``; imported when a
+    file is read, so that naming the formats loads no parser)."""
 
     name: str
     extensions: tuple[str, ...]
-    read: Callable[[bytes, str], Document]  # (the file's bytes, its name) → the document
+    reader: str
     help: str
+
+    def read(self, data: bytes, name: str) -> Document:
+        """The document in ``data`` (the bytes of the file called ``name``)."""
+        module, _, function = self.reader.partition(":")
+        found = importlib.import_module(f"{__package__}.{module}")
+        reader: Callable[[bytes, str], Document] = getattr(found, function or "read")
+        return reader(data, name)
 
 
 @dataclass

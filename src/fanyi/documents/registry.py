@@ -1,47 +1,47 @@
 """The document formats by name: :data:`FORMATS`, and the one a file's extension or ``--format``
-names (:func:`format_for`). A new format is one module with a reader and one entry here."""
+names (:func:`format_for`). A new format is one module with a reader and one entry here; its
+parser is imported only when a file of it is read."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from . import html, i18n_json, markdown, plain, subtitles, word, xliff
 from .document import Format
 
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format("text", (".txt", ".text"), plain.read, "each line with words translated"),
+        Format("text", (".txt", ".text"), "plain", "each line with words translated"),
         Format(
             "markdown",
             (".md", ".markdown", ".mdown", ".mkd"),
-            markdown.read,
+            "markdown",
             "CommonMark and GFM tables: prose translated, code, URLs, HTML and front matter kept",
         ),
-        Format("srt", (".srt",), subtitles.read_srt, "SubRip subtitles: cue text translated"),
-        Format("vtt", (".vtt",), subtitles.read_vtt, "WebVTT subtitles: cue text translated"),
+        Format("srt", (".srt",), "subtitles:read_srt", "SubRip subtitles: cue text translated"),
+        Format("vtt", (".vtt",), "subtitles:read_vtt", "WebVTT subtitles: cue text translated"),
         Format(
             "html",
             (".html", ".htm", ".xhtml"),
-            html.read,
+            "html",
             "text and alt/title/placeholder translated; script, style, code, pre kept",
         ),
         Format(
             "json",
             (".json",),
-            i18n_json.read,
+            "i18n_json",
             "i18n JSON: string values translated; keys, {placeholders}, ICU plurals kept",
         ),
         Format(
             "xliff",
             (".xlf", ".xliff"),
-            xliff.read,
+            "xliff",
             "XLIFF 1.2 and 2.0: empty targets filled for review; inline codes kept",
         ),
         Format(
             "docx",
             (".docx",),
-            word.read,
+            "word",
             "Word: paragraphs, tables, headers and footers; run formatting and links kept",
         ),
     )
