@@ -113,8 +113,11 @@ def is_tag(piece: str) -> bool:
 # Full-width ASCII punctuation (U+FF01-FF0F, FF1A-FF20, FF3B-FF40, FF5B-FF60) and the ellipsis.
 _CJK_PUNCTUATION = "\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60\u2026"
 _FOLDABLE_RUN = re.compile(f"[^{_CJK_PUNCTUATION}]+")
-# Unicode whitespace, plus zero-width characters and the BOM that NFKC leaves in place.
-_SPACES = re.compile(r"[\s\u200b\u200c\u200d\u2060\ufeff]+")
+# Unicode whitespace, plus zero-width characters and the BOM that NFKC leaves in place; a
+# zero-width joiner between two emoji (👩‍👩‍👧: one family) is part of them, not a space.
+_EMOJI = "\U00010000-\U0010ffff\u2600-\u27bf"
+_LONE_JOINER = f"(?<![{_EMOJI}\ufe0f])\u200d|\u200d(?![{_EMOJI}])"
+_SPACES = re.compile(f"(?:[\\s\u200b\u200c\u2060\ufeff]|{_LONE_JOINER})+")
 
 
 def nfkc(text: str, keep_cjk_punctuation: bool = False) -> str:

@@ -1,6 +1,7 @@
 """The text features in the order they read a text (and, reversed, write a translation back):
 the Chinese script last written, a list marker read first and written back outside the rest,
-inline code before the numbers inside it, addresses, a user's terms, dates and names held
+inline code before the numbers inside it, emoji (read out after the code that may hold them,
+written back before it), addresses, a user's terms, dates and names held
 before the numbers in them (a user's term before the dates and names inside it).
 A new feature is one module with a :class:`~.transform.Transform` and one entry here."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 from .chinese_script import Script
 from .code_spans import Code
 from .dates import Dates
+from .emoji import Emoji
 from .glossary import Terms
 from .lang import Spacing
 from .links import Links
@@ -27,6 +29,7 @@ TRANSFORMS: list[Transform] = [
     ListMarkers(),
     Spacing(),
     Code(),
+    Emoji(),
     Links(),
     Terms(),
     Dates(),
