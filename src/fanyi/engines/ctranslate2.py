@@ -57,6 +57,7 @@ class CTranslate2Engine:
         # CTranslate2's MarianMT conversion drops <pad> from the vocabulary: it is never generated
         pad = self.tgt_vocab.id_to_piece(checkpoint.model.pad_id)
         self.suppressed = [[pad]] if exported else []
+        self._pieces_of: dict[tuple[int, ...], list[str]] = {}  # suppressed ids → their pieces
         on = resolve_device(options.device)  # auto, a device this machine lacks: as fanyi's
         self.translator = ctranslate2.Translator(
             str(model_dir),
@@ -141,7 +142,7 @@ class CTranslate2Engine:
         tokens = [_pieces(self.src_vocab, ids) for ids in sources]
         search = self._search(options, limit)
         own = {i for p in prefixes for i in p}  # a target prefix's pieces are never refused
-        refused = [[self.tgt_vocab.id_to_piece(i)] for i in options.suppress_ids if i not in own]
+        refused = self._refused(options.suppress_ids, own)
         search["suppress_sequences"] = self.suppressed + refused
         forced = [0.0] * len(sources)
         if any(prefixes):
@@ -160,6 +161,15 @@ class CTranslate2Engine:
         if options.script_penalty > 0 and options.penalized_ids:
             hypotheses = [_penalised(hyps, options, own) for hyps in hypotheses]
         return [best_first(hyps, options.n_best) for hyps in hypotheses]
+
+    def _refused(self, suppressed: list[int], own: set[int]) -> list[list[str]]:
+        """The pieces of ``suppressed`` (but ``own``) as ``suppress_sequences``: a language's
+        foreign pieces are thousands, so their pieces are looked up once, not every batch."""
+        key = tuple(suppressed)
+        if key not in self._pieces_of:
+            self._pieces_of[key] = [self.tgt_vocab.id_to_piece(i) for i in key]
+        pieces = zip(key, self._pieces_of[key], strict=True)
+        return [[piece] for i, piece in pieces if i not in own]
 
     def _rescored(
         self, sources: list[list[str]], found: list[list[Hypothesis]], alpha: float
