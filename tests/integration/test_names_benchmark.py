@@ -4,10 +4,12 @@ agree with themselves, one JSON line."""
 
 import importlib
 import json
+import re
 
 import pytest
 
 from conftest import REPO, run_benchmark
+from fanyi.text.lang import to_simplified
 from tiny_translator import tiny_model_dir
 
 PHRASES = REPO / "tests" / "fixtures" / "data" / "phrases"
@@ -46,6 +48,21 @@ def test_the_phrase_set_is_split_and_every_row_is_scored_into_english(names):
     into_zh = names.phrases(PHRASES / "test.tsv", "zh", 0)
     assert {line.part for line in into_zh} == {"phrase", "term", "template"}  # news: into en
     assert all(line.items and line.reference for line in [*lines["test"], *into_zh])
+
+
+def test_no_row_is_a_sentence_of_the_held_out_tatoeba_test_pairs():
+    def comparable(text):
+        return re.sub(r"[\s\W_]", "", to_simplified(text)).lower()
+
+    tatoeba = REPO / "tests" / "fixtures" / "data" / "tatoeba-cmn-eng" / "bundled-test.txt"
+    held_out = {
+        comparable(side)
+        for line in tatoeba.read_text(encoding="utf-8").splitlines()
+        for side in line.split("\t")[:2]
+    }
+    for split in ("dev", "test"):
+        rows = (PHRASES / f"{split}.tsv").read_text(encoding="utf-8").splitlines()[1:]
+        assert not {comparable(side) for row in rows for side in row.split("\t")[:2]} & held_out
 
 
 @pytest.mark.slow  # runs benchmarks/names.py
