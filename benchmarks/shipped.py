@@ -1,17 +1,18 @@
 """The shipped model end to end on held-out real text, each way: ``fanyi translate`` as shipped and
-with each extra pass off one at a time, against CTranslate2's own API on the model's int8 and
-float32 exports at the same beam. Ends with one JSON line.
+with each extra pass switched one at a time, against CTranslate2's own API on the model's int8
+and float32 exports at the same beam. Ends with one JSON line.
 
 Every system is a fresh command on the same lines, timed from process start to the last line
 written: ``fanyi translate -i FILE`` (its defaults: the model's decode section, every text
 feature) and ``ct2_translate.py --preprocess`` (the export's ``preprocess.py``, then
 ``translate_iterable``, as the export's model card shows). Its start-up (imports, loading and one
 short line) is timed apart on a one-line file; translating is the rest. The extra passes are
-those the shipped defaults run: reranking by the backward score (``rerank_backward``), the holds
-(``hold_numbers``, ``hold_dates``, ``keep_links``, ``hold_code``, ``hold_names``), the script
-penalty (``script_penalty``, where the model sets one) and sentence splitting
-(``split_sentences``). ``ct2-engine`` is ``fanyi translate --engine ctranslate2`` on the int8
-export with the shipped options (that engine has no held search).
+reranking by the backward score (``rerank_backward``), the holds (``hold_numbers``,
+``hold_dates``, ``keep_links``, ``hold_code``, ``hold_names``), the script penalty
+(``script_penalty``) and sentence splitting (``split_sentences``): a pass's run turns it off
+where the model's defaults run it, and on (λ 0.2, β 1) where they do not; the JSON line names
+each run's setting. ``ct2-engine`` is ``fanyi translate --engine ctranslate2`` on the int8 export
+with the shipped options (that engine has no held search).
 
 Scores: sacreBLEU BLEU and chrF with their signatures, the length ratio, the outputs holding a
 character 4 times in a row that their source does not (``repeats``), BLEU per set, and each
@@ -54,7 +55,7 @@ from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.scores import score
 from fanyi.sections import read_config
 from fanyi.text.lang import Normalizer, bleu_tokenizer
-from fanyi.translate.config import decode_defaults
+from fanyi.translate.config import DecodeConfig, decode_defaults
 from fanyi.translate.model_names import resolve_model_dir
 
 HERE = Path(__file__).resolve().parent
@@ -67,16 +68,16 @@ SETS = {
     "test": ("python-docs", "tatoeba", "newstest2020", "flores200-devtest", "tico19-test", "3am"),
     "dev": ("newstest2017", "3am"),
 }
-# each extra pass of the shipped defaults, and the value of its key that turns it off
+# each extra pass: its key's value off, and on where the model leaves it off (λ and β as tuned)
 PASSES = {
-    "rerank_backward": "0",
-    "hold_numbers": "false",
-    "hold_dates": "false",
-    "keep_links": "false",
-    "hold_code": "false",
-    "hold_names": "false",
-    "script_penalty": "0",
-    "split_sentences": "false",
+    "rerank_backward": ("0", "0.2"),
+    "hold_numbers": ("false", "true"),
+    "hold_dates": ("false", "true"),
+    "keep_links": ("false", "true"),
+    "hold_code": ("false", "true"),
+    "hold_names": ("false", "true"),
+    "script_penalty": ("0", "1"),
+    "split_sentences": ("false", "true"),
 }
 PEERS = {"ct2-int8": "int8", "ct2-float32": "float32"}  # run → the export it decodes
 RUNS = ("shipped", *PASSES, "ct2-engine", *PEERS)
@@ -133,14 +134,8 @@ def commands(
         if name == "shipped":
             runs[name] = [*fanyi, "-m", args.model, "-i"]
         elif name in PASSES:
-            runs[name] = [
-                *fanyi,
-                "-m",
-                args.model,
-                f"--{name.replace('_', '-')}",
-                PASSES[name],
-                "-i",
-            ]
+            flag = f"--{name.replace('_', '-')}"
+            runs[name] = [*fanyi, "-m", args.model, flag, args.flip[name], "-i"]
         elif name == "ct2-engine":
             runs[name] = [*fanyi, "-m", str(exports["int8"]), "--engine", "ctranslate2", "-i"]
         else:
@@ -291,6 +286,16 @@ def report(found: dict, rows: dict) -> None:
 
 
 # the command -------------------------------------------------------------------------------------
+def flipped(name: str, defaults: DecodeConfig) -> str:
+    """The value of pass ``name`` its run sets: off where the model's defaults run it, else on."""
+    search = defaults.search
+    if name in ("rerank_backward", "script_penalty"):
+        on = getattr(search, name) > 0 or bool(getattr(search, f"{name}_by_target"))
+    else:
+        on = bool(getattr(defaults.text, name))
+    return PASSES[name][0] if on else PASSES[name][1]
+
+
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-m", "--model", default="zh-en-general", help="model (default: shipped)")
@@ -308,10 +313,9 @@ def parse_args() -> argparse.Namespace:
     args.runs = args.runs.split(",")
     if unknown := set(args.runs) - set(RUNS):
         parser.error(f"unknown runs {', '.join(sorted(unknown))}: choose of {', '.join(RUNS)}")
-    defaults = decode_defaults(resolve_model_dir(args.model)).search
-    if defaults.script_penalty <= 0 and not defaults.script_penalty_by_target:
-        args.runs = [name for name in args.runs if name != "script_penalty"]  # not a pass here
-    args.beam = defaults.beam
+    defaults = decode_defaults(resolve_model_dir(args.model))
+    args.flip = {name: flipped(name, defaults) for name in PASSES}
+    args.beam = defaults.search.beam
     return args
 
 
@@ -335,7 +339,14 @@ def run(args: argparse.Namespace, workdir: Path) -> dict:
     lines = {to: len(r) for to, r in rows.items()}
     counts = {to: dict(Counter(name for name, _, _ in r)) for to, r in rows.items()}
     startup = {name: [round(t, 2) for t in times] for name, times in seconds["startup"].items()}
-    return {"lines": lines, "sets": counts, "startup": startup, "results": found}
+    settings = {name: args.flip[name] for name in args.runs if name in PASSES}
+    return {
+        "lines": lines,
+        "sets": counts,
+        "settings": settings,
+        "startup": startup,
+        "results": found,
+    }
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """benchmarks/shipped.py on a few held-out lines of the fixtures: the shipped command, one pass
-off and CTranslate2's own API on the int8 export, each timed with its start-up apart and scored,
+switched and CTranslate2's own API on the int8 export, each timed with its start-up apart and scored,
 ending with one JSON line."""
 
 import json
@@ -32,7 +32,8 @@ def test_shipped_benchmark_times_and_scores_each_run(tmp_path):
     assert result["lines"] == {"en": 4} and result["sets"] == {
         "en": {"python-docs": 2, "tatoeba": 2}
     }
-    assert set(result["startup"]) == {"shipped", "ct2-int8"}  # a pass off starts as shipped
+    assert set(result["startup"]) == {"shipped", "ct2-int8"}  # a pass's run starts as shipped
+    assert result["settings"]["rerank_backward"] in ("0", "0.2")  # off if the model reranks
     runs = result["results"]["en"]
     assert set(runs) == {"shipped", "rerank_backward", "ct2-int8"}
     for run in runs.values():
