@@ -29,12 +29,11 @@ def translator():
 
 
 def test_an_english_translation_holds_no_han_character(translator):
-    # what the model copies where it may, the line read as written (its digits set apart, as
-    # keep_numbers reads it, it writes "power dutch": a line that shows the copying is rare)
-    as_written = translator(
-        NEWS, to="en", target_script_only=False, keep_numbers=False, hold_names=False
-    )  # names held would write 荷兰 in English
-    assert has_han(as_written), as_written
+    # the model copies a name it cannot translate where it may ("力克荷兰" came out "power荷兰");
+    # whether it does depends on the model, so only the default is checked here, with every
+    # hold that could write the name off
+    free = {"keep_numbers": False, "hold_names": False}
+    assert not has_han(translator(NEWS, to="en", **free))
     assert not has_han(translator(NEWS, to="en"))  # the default
     english = "The Beijing Administration for Market Regulation inspected 2,000 businesses."
     chinese = translator(english, to="zh")
