@@ -159,7 +159,9 @@ def run(args: argparse.Namespace) -> int:
 
     from ..serve import create_app
     from ..serve.connections import connection_settings
+    from ..serve.memory import bound_kernel_caches
 
+    bound_kernel_caches()  # before the model loads: oneDNN reads them once
     args = settings(args)
     limits = Limits(**{f.name: _limit(args, f) for f in dataclasses.fields(Limits)})
     translator = load_translator(args)

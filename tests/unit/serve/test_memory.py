@@ -69,3 +69,47 @@ def test_language_codes_read_from_requests_are_not_all_kept():
     assert len(langcodes.Language._PARSE_CACHE) <= MEMO_LIMIT + 1
     assert len(langcodes.Language._INSTANCES) <= MEMO_LIMIT + 1
     assert language("zh-TW").chinese_script == "tw" and language("EN").code == "en"
+
+
+GROWTH = """
+import ctypes, gc, sys, torch
+from fanyi.serve.memory import bound_kernel_caches
+if sys.argv[1] == "bounded":
+    bound_kernel_caches(8)
+from fanyi.model.inference.packed import PackedLinear
+
+def rss():
+    status = open("/proc/self/status").read().splitlines()
+    return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) // 1024
+
+torch.set_num_threads(1)
+linear = PackedLinear(torch.nn.Linear(64, 256))
+before = rss()
+with torch.inference_mode():
+    for rows in range(1, 400):  # a new batch shape each time, as requests bring them
+        linear(torch.randn(rows, 64))
+gc.collect()
+ctypes.CDLL(None).malloc_trim(0)
+print(rss() - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kernels_kept_for_new_batch_shapes_are_bounded():
+    """oneDNN keeps a kernel per input shape (about half a megabyte each, 1,024 by default)."""
+    import subprocess
+
+    def growth(mode: str) -> int:
+        run = [sys.executable, "-c", GROWTH, mode]
+        done = subprocess.run(run, capture_output=True, text=True, check=True, env=clean_env())
+        return int(done.stdout.split()[-1])
+
+    assert growth("bounded") < 40 < growth("default")  # MB, 399 shapes: about 200 unbounded
+
+
+def clean_env() -> dict[str, str]:
+    import os
+
+    from fanyi.serve.memory import KERNEL_CACHE_ENV
+
+    return {k: v for k, v in os.environ.items() if k not in KERNEL_CACHE_ENV}
