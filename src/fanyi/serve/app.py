@@ -35,6 +35,7 @@ from ..translate.translator import Translator
 from . import schemas
 from .admission import Admission, Chosen, admitted
 from .batching import Batcher, Overloaded
+from .documents import add_document_route
 from .limits import Limits
 from .memory import release_free_memory
 
@@ -142,7 +143,7 @@ def model_name(path: Path) -> str:
 def to_schema(result: Result, attention: bool) -> schemas.Translation:
     """A translator result as the API's JSON (a failed text: no candidates, its error)."""
     if result.error is not None:
-        return schemas.Translation(text="", to=result.to, candidates=[], error=result.error)
+        return failed(result.to, result.error)
     candidates = [
         schemas.Candidate(
             text=c.text,
@@ -160,6 +161,14 @@ def to_schema(result: Result, attention: bool) -> schemas.Translation:
         candidates=candidates,
         source_tokens=source_tokens,
         unplaced=result.unplaced,
+        error=None,
+    )
+
+
+def failed(to: str | None, error: str) -> schemas.Translation:
+    """The entry of a text not translated: no text, no candidates, its error."""
+    return schemas.Translation(
+        text="", to=to, candidates=[], source_tokens=None, unplaced=[], error=error
     )
 
 
@@ -169,7 +178,7 @@ def answered(admission: Admission, results: list[Result]) -> schemas.TranslateRe
     attention = admission.options[0].attention
     entries = {i: to_schema(r, attention) for i, r in zip(admission.places, results, strict=True)}
     for i, refused in admission.refused.items():
-        entries[i] = schemas.Translation(text="", to=refused.to, candidates=[], error=refused.error)
+        entries[i] = failed(refused.to, refused.error)
     return schemas.TranslateResponse(translations=[entries[i] for i in sorted(entries)])
 
 
@@ -261,6 +270,7 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)
 
     add_api_routes(app, translator, limits, batcher)
+    add_document_route(app, translator)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:

@@ -97,8 +97,8 @@ def assemble(text: Pending, source: Vocab, target: Vocab) -> Translation:
         kept = [Candidate(text.unchanged, 0.0, 0.0, [])]
         return Translation(text.source, text.to, [], kept, source_lang=lang)
     if text.error is not None or not parts:  # failed, or nothing left for the model to read
-        kept = "" if text.error is not None else text.written_back("")  # an emoji alone, say
-        empty = [Candidate(kept, 0.0, 0.0, [])]
+        back = "" if text.error is not None else text.written_back("")  # an emoji alone, say
+        empty = [Candidate(back, 0.0, 0.0, [])]
         return Translation(text.source, text.to, tokens, empty, text.error, source_lang=lang)
     if len(parts) == 1:
         candidates = [candidate(h, target, text.written_back) for h in parts[0]]
