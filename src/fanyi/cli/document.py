@@ -11,25 +11,20 @@ A file the format's parser refuses is one line naming it, and nothing is written
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..documents.registry import FORMATS, format_for
-from ..documents.segment import Segment, plain
-from ..inputs import read_bytes
 from ..outputs import claim_file, write_file
 from .formats import FORMAT_HELP as LINE_FORMAT_HELP
 from .formats import FORMATS as LINE_FORMATS
 from .progress import Progress
 
 if TYPE_CHECKING:
-    from ..documents.translating import DocumentReport
     from ..translate.translator import Translator
 
-DOCUMENT_BYTES = 64 << 20  # the largest document read
 _LINE_MODE = ("input", "text", "tsv", "constraints", "prefix", "constraint")
 
 
@@ -58,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, load: Callable[[argparse.Namespace], Translator]) -> int:
     """Translate the document FILE into ``-o`` (or stdout); prints a summary on stderr."""
-    from ..documents.translating import translate_document  # torch: not for --help
+    from ..documents.api import read_document, translate_read_document  # torch: not for --help
 
     refused = [f"--{name.replace('_', '-')}" for name in _LINE_MODE if _given(args, name)]
     if refused:
@@ -71,38 +66,22 @@ def run(args: argparse.Namespace, load: Callable[[argparse.Namespace], Translato
         raise ValueError(
             f"{args.document}: a document is written in its own format, not {args.format}"
         )
-    found = format_for(args.document, args.format)
+    format_for(args.document, args.format)  # refused before the output is claimed
     output = claim_file(args.output, args.overwrite) if args.output else None
-    document = found.read(read_bytes(Path(args.document), DOCUMENT_BYTES), args.document)
+    found, document = read_document(Path(args.document), args.format, args.document)
     translator = load(args)
-    to = args.to or target_of(document.segments, translator)
     progress = Progress(None, total=None, unit="text")
     try:
-        data, report = translate_document(document, translator, to, progress.done)
+        done = translate_read_document(translator, found, document, args.to, progress.done)
     finally:
         progress.close()
     if output is None:
-        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.write(done.data)
         sys.stdout.flush()
     else:
-        write_file(output, data)
-    print(summary(report, args.output or "stdout", found.name, to), file=sys.stderr)
-    return 1 if report.failed else 0
-
-
-def target_of(segments: list[Segment], translator: Translator) -> str:
-    """The language the model translates the document's text into, read from its first words."""
-    sample = " ".join(plain(segment) for segment in segments[:50])[:4000]
-    return translator.text.languages.target_of(sample, None)
-
-
-def summary(report: DocumentReport, output: str, name: str, to: str) -> str:
-    """One line on what became of the document's segments."""
-    return (
-        f"{output}: {name} into {to}: {report.whole} of {report.segments} segments translated "
-        f"whole, {report.piecewise} piece by piece around markup that could not be placed, "
-        f"{report.failed} left as they were (failed); {json.dumps(report.to_dict())}"
-    )
+        write_file(output, done.data)
+    print(done.summary(args.output or "stdout"), file=sys.stderr)
+    return 1 if done.failed else 0
 
 
 def _given(args: argparse.Namespace, name: str) -> bool:

@@ -5,6 +5,7 @@ segment.py         a segment: words (Text), markup held as written (Held), marku
                    words (Wrap), a cut between parts (Break)
 compose.py         a segment's translation written with its markup placed
 translating.py     a document's segments through a translator, then its writer
+api.py             translate_document: a file's path or bytes in, the translated bytes out
 registry.py        FORMATS by name and extension
 plain.py           a text file: each line with words
 markdown.py        Markdown by markdown-it-py's block tokens; markdown_inline.py: its inline markup
@@ -15,3 +16,15 @@ i18n_json.py       i18n JSON's string values; messages.py: placeholders, tags an
 xliff.py           XLIFF 1.2 and 2.0: the targets of units without one
 word.py            Word (.docx): paragraphs as runs, their formatting and links kept
 """
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    """``translate_document`` (``api.py``), imported on first use: naming the formats loads no
+    model code."""
+    if name in ("translate_document", "TranslatedDocument"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(name)

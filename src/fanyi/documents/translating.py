@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from ..translate.translation import Translation
 from ..translate.translator import Translator
@@ -65,12 +66,14 @@ def translate_document(
     translator: Translator,
     to: str,
     each: Callable[[Translation], None] = lambda translation: None,
+    **changes: Any,
 ) -> tuple[bytes, DocumentReport]:
     """``document`` translated into ``to`` by ``translator`` (``each``: called with every
-    translation as it comes, a progress bar): the file's bytes and the report."""
+    translation as it comes, a progress bar; ``changes``: DecodeConfig keys over the
+    translator's): the file's bytes and the report."""
 
     def translate(texts: list[str]) -> Iterable[str | None]:
-        for result in translator.stream(texts, to):
+        for result in translator.stream(texts, to, **changes):
             each(result)
             yield result.text if result.error is None else None
 

@@ -183,7 +183,7 @@ def answered(admission: Admission, results: list[Result]) -> schemas.TranslateRe
 
 
 def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher: Batcher) -> None:
-    """``POST /translate`` (through ``batcher``) and ``GET /health``."""
+    """``POST /translate`` (through ``batcher``), ``GET /health`` and ``POST /translate/document``."""
 
     async def translate_texts(
         request: schemas.RequestBase, http: Request
@@ -209,6 +209,7 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     translate_texts.__annotations__["request"] = schemas.translate_request()
     app.post("/translate", response_model=schemas.TranslateResponse)(translate_texts)
     add_health_route(app, translator, batcher)
+    add_document_route(app, translator)
 
 
 def add_health_route(app: FastAPI, translator: Translator, batcher: Batcher) -> None:
@@ -270,7 +271,6 @@ def create_app(translator: Translator, limits: Limits | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)
 
     add_api_routes(app, translator, limits, batcher)
-    add_document_route(app, translator)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
