@@ -112,6 +112,58 @@ async function showTargets() {
   $("beam").value = health.beam;
 }
 
+// A document: POST /translate/document, then offer the translated file for download.
+function savedName(response, fallback) {  // RFC 6266: filename* (UTF-8) before filename
+  const header = response.headers.get("Content-Disposition") || "";
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (utf8) return decodeURIComponent(utf8[1]);
+  const plain = /filename="([^"]*)"/i.exec(header);
+  return plain ? plain[1] : fallback;
+}
+
+async function translateDocument(file) {
+  const body = new FormData();
+  body.append("file", file, file.name);
+  if ($("direction").value) body.append("to", $("direction").value);
+  const link = $("download");
+  link.hidden = true;
+  if (link.href) URL.revokeObjectURL(link.href);
+  $("document-status").textContent = `translating ${file.name}…`;
+  try {
+    const response = await fetch("/translate/document", { method: "POST", body });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({ detail: response.statusText }));
+      const detail = typeof answer.detail === "string" ? answer.detail : JSON.stringify(answer.detail);
+      throw new Error(`${response.status}: ${detail}`);
+    }
+    const name = savedName(response, file.name);
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = name;
+    link.textContent = `Download ${name}`;
+    link.hidden = false;
+    $("document-status").textContent = "";
+  } catch (error) {
+    $("document-status").textContent = `error ${error.message}`;
+  }
+}
+
+$("document").addEventListener("change", (event) => {
+  const file = event.target.files[0];
+  if (file) translateDocument(file);
+  event.target.value = "";  // the same file chosen again is translated again
+});
+$("drop").addEventListener("dragover", (event) => {
+  event.preventDefault();
+  $("drop").classList.add("over");
+});
+$("drop").addEventListener("dragleave", () => $("drop").classList.remove("over"));
+$("drop").addEventListener("drop", (event) => {
+  event.preventDefault();
+  $("drop").classList.remove("over");
+  const file = event.dataTransfer.files[0];
+  if (file) translateDocument(file);
+});
+
 $("form").addEventListener("submit", translate);
 showTargets();
 $("source").addEventListener("keydown", (event) => {
