@@ -18,12 +18,13 @@ held and composed), the rest left as they were. Reports per file and per format:
 Each file is translated into English if most of its words are Chinese, else into Chinese.
 Ends with one JSON line.
 
-    nice python benchmarks/documents.py [--files F ...] [--limit 8] [--threads 1] [--quick]
+    nice python benchmarks/documents.py [--files F ...] [--limit 30] [--threads 1] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import json
 import re
@@ -42,6 +43,7 @@ from fanyi.translate.translator import Translator
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "documents"
 URL = re.compile(r"https?://[^\s<>\"')\]]+")
 HAN_CHARACTER = re.compile(f"[{HAN}]")
+MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
 
 
 def markdown_tree(data: bytes) -> list:
@@ -107,13 +109,15 @@ def json_tree(data: bytes) -> object:
 
 
 def xliff_tree(data: bytes) -> list:
-    """Each unit's id and its source's inline codes, and the codes of its target."""
+    """Each unit's id, its source's inline codes, and those of its translation: its target's,
+    or the source's again where it has none (a filled target must hold the source's codes)."""
     import lxml.etree
 
     found: list = []
     for unit in lxml.etree.fromstring(data).iter("{*}trans-unit", "{*}unit"):
-        found.append((unit.get("id"), [(x.tag, dict(x.attrib)) for x in unit.iter("{*}source")]))
-        found.append([[(x.tag, dict(x.attrib)) for x in t] for t in unit.iter("{*}target")])
+        codes = [[(x.tag, dict(x.attrib)) for x in part] for part in unit.iter("{*}source")]
+        targets = [[(x.tag, dict(x.attrib)) for x in part] for part in unit.iter("{*}target")]
+        found.append((unit.get("id"), codes, targets or codes))
     return found
 
 
@@ -174,14 +178,19 @@ def markup(pieces: tuple) -> tuple[list[str], dict[str, str]]:
     return tags, shown
 
 
-def words_of(segment: Segment, translation: str) -> str:
-    """A document segment's translation as words: its wraps' tags out, held spans as read."""
+def words_of(segment: Segment, translation: str, format_name: str) -> str:
+    """A document segment's translation as words: its wraps' tags out, held spans as read, the
+    format's escapes undone (``&lt;``, Markdown's backslashes)."""
     tags, shown = markup(segment)
     for raw, words in sorted(shown.items(), key=lambda item: -len(item[0])):
         translation = translation.replace(raw, words)
     for tag in sorted(set(tags), key=len, reverse=True):
         if tag:
             translation = translation.replace(tag, " ")
+    if format_name == "markdown":
+        translation = MARKDOWN_ESCAPE.sub(r"\1", translation)
+    elif format_name in ("html", "vtt", "xliff"):
+        translation = html.unescape(translation)
     return re.sub(r"\s+", " ", translation).strip()
 
 
@@ -216,7 +225,7 @@ def measure_file(path: Path, translator: Translator, limit: int) -> dict:
         report_error = None
     held = [(raw, t or "") for s, t in zip(segments, done, strict=True) for raw in held_spans(s)]
     lines = translator([plain(s) for s in segments], to=to)
-    words = [words_of(s, t or "") for s, t in zip(segments, done, strict=True)]
+    words = [words_of(s, t or "", found.name) for s, t in zip(segments, done, strict=True)]
     return {
         "file": path.name,
         "format": found.name,
@@ -249,6 +258,7 @@ def by_format(files: list[dict]) -> dict[str, dict]:
             "files": len(mine),
             "structure_kept": sum(f["structure_kept"] for f in mine),
             "segments": sum(f["translated"] for f in mine),
+            "piecewise": sum(f["report"]["piecewise"] for f in mine),
             "held": held,
             "held_kept_pct": round(100 * sum(f["held_kept"] for f in mine) / held, 1)
             if held
@@ -261,7 +271,7 @@ def by_format(files: list[dict]) -> dict[str, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--files", nargs="+", type=Path, help="documents (default: the fixtures)")
-    parser.add_argument("--limit", type=int, default=8, help="segments with words per file")
+    parser.add_argument("--limit", type=int, default=30, help="segments with words per file")
     parser.add_argument("-m", "--model", default=None, help="model (default: the bundled one)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--dtype", default="fp32")
@@ -277,7 +287,8 @@ def main() -> None:
         result = measure_file(path, translator, args.limit)
         print(
             f"{result['file']}: {result['format']} into {result['to']}: "
-            f"{result['translated']} of {result['segments']} segments, structure "
+            f"{result['translated']} of {result['segments']} segments "
+            f"({result['report']['piecewise']} piecewise), structure "
             f"{'kept' if result['structure_kept'] else 'CHANGED'}, held {result['held_kept']}"
             f"/{result['held']}, BLEU {result['against_lines']['bleu']} chrF "
             f"{result['against_lines']['chrf']} against lines, {result['seconds']} s",
