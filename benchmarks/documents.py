@@ -135,7 +135,8 @@ def docx_tree(data: bytes) -> list:
     found = []
     for paragraph in paragraphs:
         styles = sorted({r.style.name for r in paragraph.runs if r.text.strip()})
-        found.append((paragraph.style.name, styles, [h.address for h in paragraph.hyperlinks]))
+        style = paragraph.style.name if paragraph.style else None
+        found.append((style, styles, [h.address for h in paragraph.hyperlinks]))
     return found
 
 
@@ -216,13 +217,11 @@ def measure_file(path: Path, translator: Translator, limit: int) -> dict:
     for i, translation in zip(chosen, done, strict=True):
         translations[i] = translation
     out = document.write(translations, to)
-    tree = TREES[found.name]
+    tree, report_error = TREES[found.name], None
     try:
         same = tree(out) == tree(data)
     except Exception as error:  # the output does not even parse: structure lost
         same, report_error = False, f"{type(error).__name__}: {error}"
-    else:
-        report_error = None
     held = [(raw, t or "") for s, t in zip(segments, done, strict=True) for raw in held_spans(s)]
     lines = translator([plain(s) for s in segments], to=to)
     words = [words_of(s, t or "", found.name) for s, t in zip(segments, done, strict=True)]
