@@ -39,7 +39,7 @@ def test_both_directions_are_tagged_and_sentences_joined_with_spaces(translator)
 def test_the_direction_must_be_given(translator):
     with pytest.raises(ValueError, match="share a script"):
         translator(["Ein Hund läuft."])
-    with pytest.raises(ValueError, match="into en and de, not 'zh'"):
+    with pytest.raises(ValueError, match=r"into en \(en-US, en-GB, eng\) and de, not 'zh'"):
         translator(["Ein Hund läuft."], to="zh")
 
 
