@@ -87,6 +87,12 @@ def test_what_cannot_be_taken_is_refused_with_its_reason(app, name, data, fields
     assert answer.json()["detail"]
 
 
+def test_a_document_not_translated_in_time_is_503(translator):
+    hurried = create_app(translator, Limits(timeout=0.001))
+    answer = upload(hurried, "notes.md", (MARKDOWN * 20).encode(), to="zh")
+    assert answer.status_code == 503 and "within" in answer.json()["detail"]
+
+
 def test_a_request_without_a_file_is_422(app):
     async def send() -> httpx.Response:
         transport = httpx.ASGITransport(app=app)
@@ -106,3 +112,11 @@ def test_the_api_translates_a_path_or_bytes_alike(translator, tmp_path):
     assert from_path.summary("out.md").startswith("out.md: markdown into zh: ")
     with pytest.raises(ValueError, match="needs its format"):
         translate_document(translator, b"# Hi\n")
+
+
+@pytest.mark.parametrize(
+    "name", ["a.md", "a.html", "a.srt", "a.vtt", "a.json", "a.xlf", "a.docx", "a.txt"]
+)
+@pytest.mark.parametrize("data", [b"\xff\xfe\x00<", b"<a><b>{x} 1\n00:00 --> ]", b"PK\x03\x04"])
+def test_no_file_of_any_format_is_a_500(app, name, data):
+    assert upload(app, name, data, to="zh").status_code in (200, 422)

@@ -209,7 +209,7 @@ def add_api_routes(app: FastAPI, translator: Translator, limits: Limits, batcher
     translate_texts.__annotations__["request"] = schemas.translate_request()
     app.post("/translate", response_model=schemas.TranslateResponse)(translate_texts)
     add_health_route(app, translator, batcher)
-    add_document_route(app, translator)
+    add_document_route(app, translator, limits)
 
 
 def add_health_route(app: FastAPI, translator: Translator, batcher: Batcher) -> None:

@@ -3,14 +3,16 @@
 ``NAME.TO.EXT``, with the report on its segments in the ``X-Fanyi-Report`` header (JSON).
 
 The server's ``max_body`` bounds the upload (413). A format fanyi does not read → 415; a file
-its parser refuses, or an impossible ``to`` → 422. One document is translated at a time, in a
-thread of its own, beside the batcher's.
+its parser refuses, or an impossible ``to`` → 422; not translated within the server's
+``timeout`` → 503 (its decoding stops at the next step). One document is translated at a time, in
+a thread of its own, beside the batcher's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import quote
@@ -18,9 +20,11 @@ from urllib.parse import quote
 from fastapi import FastAPI, File, Form, HTTPException, UploadFile
 from fastapi.responses import Response
 
+from ..decode.hypothesis import Cancelled, StepHook
 from ..documents.api import TranslatedDocument, UnknownFormat, read_document
 from ..documents.api import translate_read_document as translate_read
 from ..translate.translator import Translator
+from .limits import Limits
 
 CONTENT_TYPES = {
     "text": "text/plain; charset=utf-8",
@@ -34,8 +38,9 @@ CONTENT_TYPES = {
 }
 
 
-def add_document_route(app: FastAPI, translator: Translator) -> None:
-    """``POST /translate/document`` on ``app``, translating by ``translator``."""
+def add_document_route(app: FastAPI, translator: Translator, limits: Limits) -> None:
+    """``POST /translate/document`` on ``app``, translating by ``translator`` within
+    ``limits.timeout``."""
     one_at_a_time = asyncio.Semaphore(1)
 
     @app.post("/translate/document", response_class=Response)
@@ -47,8 +52,15 @@ def add_document_route(app: FastAPI, translator: Translator) -> None:
         """The uploaded document translated, in its own format (see ``fanyi translate FILE``)."""
         name = Path(file.filename or "document").name or "document"
         data = await file.read()
+        stop = threading.Event()
         async with one_at_a_time:
-            done = await asyncio.to_thread(translated, translator, data, name, to, format or None)
+            work = asyncio.to_thread(translated, translator, data, name, to, format, stop)
+            try:
+                done = await asyncio.wait_for(work, limits.timeout)
+            except asyncio.TimeoutError:
+                raise HTTPException(503, f"not translated within {limits.timeout:g} s") from None
+            finally:
+                stop.set()
         return Response(
             done.data,
             media_type=CONTENT_TYPES.get(done.format, "application/octet-stream"),
@@ -60,19 +72,35 @@ def add_document_route(app: FastAPI, translator: Translator) -> None:
 
 
 def translated(
-    translator: Translator, data: bytes, name: str, to: str | None, format: str | None
+    translator: Translator,
+    data: bytes,
+    name: str,
+    to: str | None,
+    format: str | None,
+    stop: threading.Event,
 ) -> TranslatedDocument:
-    """The document ``data`` called ``name`` translated, or the HTTP error that refuses it."""
+    """The document ``data`` called ``name`` translated (its decoding cancelled once ``stop`` is
+    set), or the HTTP error that refuses it."""
     try:
-        found, document = read_document(data, format, name)
+        found, document = read_document(data, format or None, name)
     except UnknownFormat as error:
         raise HTTPException(415, str(error)) from None
     except Exception as error:  # any parser's refusal is the file's fault, never a 500
         raise HTTPException(422, _line(error, name)) from None
     try:
-        return translate_read(translator, found, document, to)
+        return translate_read(translator, found, document, to, between_steps=stopper(stop))
     except ValueError as error:
         raise HTTPException(422, str(error)) from None
+
+
+def stopper(stop: threading.Event) -> StepHook:
+    """A hook between decoding steps that cancels the search once ``stop`` is set."""
+
+    def check() -> None:
+        if stop.is_set():
+            raise Cancelled("the request ended")
+
+    return check
 
 
 def output_name(name: str, to: str) -> str:
