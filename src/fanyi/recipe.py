@@ -120,17 +120,18 @@ def train_config(recipe: Recipe, data_dir: str, options: RunOptions) -> TrainCon
 
 
 def run_training(cfg: TrainConfig) -> float:
-    """``fanyi train`` on ``cfg`` (saved as RUN/TRAIN_CONFIG_FILE) in a child process; its seconds.
+    """``fanyi train`` on ``cfg`` (saved beside RUN as RUN.train.yaml) in a child process; its seconds.
 
     A child process, as a user would run it: ``fanyi train`` preloads tcmalloc when installed.
     """
     run = Path(cfg.out_dir)
     if (run / INDEX_FILE).exists():
         raise ValueError(f"{run} already holds a run: remove it, or choose another --out")
-    run.mkdir(parents=True, exist_ok=True)
-    save_yaml(cfg, run / TRAIN_CONFIG_FILE)
+    run.parent.mkdir(parents=True, exist_ok=True)
+    config = run.parent / f"{run.name}.{TRAIN_CONFIG_FILE}"  # beside the run: train starts it empty
+    save_yaml(cfg, config)
     start = time.perf_counter()
-    command = [sys.executable, "-m", "fanyi", "train", "--config", str(run / TRAIN_CONFIG_FILE)]
+    command = [sys.executable, "-m", "fanyi", "train", "--config", str(config)]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
@@ -210,7 +211,8 @@ def _trained(cfg: TrainConfig, options: RunOptions) -> tuple[TrainConfig, float 
         return cfg, run_training(cfg)
     if not (run / INDEX_FILE).exists():
         raise ValueError(f"--rescore: {run} holds no run")
-    return load_yaml(TrainConfig, run / TRAIN_CONFIG_FILE), None
+    beside = run.parent / f"{run.name}.{TRAIN_CONFIG_FILE}"
+    return load_yaml(TrainConfig, beside if beside.is_file() else run / TRAIN_CONFIG_FILE), None
 
 
 def prepared(data: DataConfig) -> Manifest:

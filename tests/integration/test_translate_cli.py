@@ -168,6 +168,7 @@ def test_every_decode_config_key_is_a_flag(command, tmp_path):
     glossary.write_text("长城\tthe Great Wall\n", encoding="utf-8")
     values = {
         "hold_names": "false",
+        "keep_emoji": "false",
         "glossary": str(glossary),
         "beam": "3",
         "n_best": "2",
@@ -223,7 +224,7 @@ def test_every_decode_config_key_is_a_flag(command, tmp_path):
         hold_code=False, constrained_length_penalty=1.5, long_input="error", chinese_script="tw",
         attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3, target_script_only=False,
         suppress_ids=[5, 17], allowed_softmax=True, script_penalty=1.5, script_penalty_by_target={"zh": 0.5},
-        penalized_ids=[6, 18], hold_names=False, glossary=str(glossary),
+        penalized_ids=[6, 18], hold_names=False, keep_emoji=False, glossary=str(glossary),
     )  # fmt: skip
 
 
