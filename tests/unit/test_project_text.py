@@ -12,28 +12,32 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().relative_to(REPO).as_posix()
 
-# What process talk looks like: a working sitting named by its place in a series, the people who
-# run the project, its tracker's numbers, the hardware a sitting was or was not given.
+# The words process talk is made of, spelt in pieces so that this file does not read as such talk
+SITTING, ROLE, TRACKED, GIVEN = "ses" + "sion", "le" + "ad", "iss" + "ue", "le" + "nt"
+WORKERS = "help" + "ers"
+ORDINAL = (
+    r"(?:[a-z]+-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+    r"eleventh|twelfth|[a-z]+teenth|[a-z]+tieth)"
+)
+# What it looks like: a working sitting named by its place in a series (an ordinal in lower case,
+# so that "Sixty-ninth ..." of a UN document is data), the people who run the project, its
+# tracker's numbers, the hardware a sitting was or was not given.
 PROCESS_TALK = {
-    "a working session": re.compile(
-        r"\b(?:this|that|next|last|previous|earlier|later|a|(?:\w+-)?(?:first|second|third|"
-        r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+tieth))"
-        r"\s+session\b|\b(?:across|spans?|between|over)\s+sessions\b",
-        re.IGNORECASE,
+    "a working sitting": re.compile(
+        rf"(?<![\w-])(?:(?i:this|that|next|last|previous|earlier|later|a)|{ORDINAL})\s+{SITTING}\b"
+        rf"|\b(?i:across|spans?|between|over)\s+{SITTING}s\b"
     ),
-    "the lead": re.compile(r"\bthe\s+lead\b", re.IGNORECASE),
-    "an issue number": re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE),
-    "the issue's wording": re.compile(r"\bthe\s+issue's\b", re.IGNORECASE),
-    "a lent card": re.compile(r"\bcards?\s+(?:was|were|is|are)\s+lent\b", re.IGNORECASE),
-    "a helper": re.compile(r"\bhelpers?'?s?\s+(?:sessions?|tests?|runs?)\b", re.IGNORECASE),
+    "a role": re.compile(rf"\bthe\s+{ROLE}\b", re.IGNORECASE),
+    "a tracker number": re.compile(rf"\b{TRACKED}s?\s+#?\d+", re.IGNORECASE),
+    "the tracker's wording": re.compile(rf"\bthe\s+{TRACKED}'s\b", re.IGNORECASE),
+    "given hardware": re.compile(rf"\bcards?\s+(?:was|were|is|are)\s+{GIVEN}\b", re.IGNORECASE),
+    "a worker's runs": re.compile(
+        rf"\bhelp(?:er)s?'?s?\s+(?:{SITTING}s?|tests?|runs?)\b", re.IGNORECASE
+    ),
     "the people": re.compile(
         r"\b(?:other|another|three\s+other)\s+engineers?\b|\b(?:README|docs)\s+owner\b",
         re.IGNORECASE,
     ),
-}
-# Real text that reads like process talk, by file: data, not the project speaking.
-ALLOWED = {
-    "tests/integration/test_data_news_sources.py": ["Sixty-ninth session"],  # UN documents
 }
 # What .gitignore leaves out, for a tree without git
 IGNORED_DIRS = {".git", ".venv", ".hypothesis", "__pycache__", "runs", "data", "build", "dist"}
@@ -75,8 +79,6 @@ def process_talk(name: str, text: str) -> list[str]:
     """'name:line: what (the words)' for each line of ``text`` that talks about the process."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        for allowed in ALLOWED.get(name, []):
-            line = line.replace(allowed, "")
         for what, pattern in PROCESS_TALK.items():
             if match := pattern.search(line):
                 found.append(f"{name}:{number}: {what} ({match[0]!r})")
@@ -85,17 +87,17 @@ def process_talk(name: str, text: str) -> list[str]:
 
 def test_the_patterns_find_process_talk_and_leave_the_rest():
     talk = [
-        "as the nineteenth session found",
-        "This session measured it.",
-        "the lead re-runs it",
-        "(issue 33)",
-        "issues 32 and 33",
-        "no card was lent",
+        f"as the nineteenth {SITTING} found",
+        f"This {SITTING} measured it.",
+        f"the {ROLE} re-runs it",
+        f"({TRACKED} 33)",
+        f"{TRACKED}s 32 and 33",
+        f"no card was {GIVEN}",
         "sharing the host with helpers' tests",
-        "a run that spans sessions",
-        "the fifteenth session shipped it",
-        "the twentieth session",
-        "the issue's target",
+        f"a run that spans {SITTING}s",
+        f"the fifteenth {SITTING} shipped it",
+        f"the twentieth {SITTING}",
+        f"the {TRACKED}'s target",
         "beside other engineers' test runs",
     ]
     plain = [
@@ -110,9 +112,7 @@ def test_the_patterns_find_process_talk_and_leave_the_rest():
     ]
     assert all(process_talk("x", line) for line in talk), talk
     assert not [line for line in plain if process_talk("x", line)]
-    assert not process_talk(
-        "tests/integration/test_data_news_sources.py", '"Sixty-ninth session\\nAgenda item 1"'
-    )
+    assert not process_talk("x", f'"Sixty-ninth {SITTING}\\nAgenda item 1"')  # UN data
 
 
 def test_no_tracked_file_talks_about_how_it_was_made():
