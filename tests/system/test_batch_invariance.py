@@ -2,12 +2,14 @@
 each alone and inside a shuffled file give the same tokens (scores within a tolerance), in every
 dtype, and a line with a target prefix beside lines without one changes none of them."""
 
+import importlib.util
 import random
 
 import pytest
 
 from conftest import corpora  # noqa: F401  (the fixtures' corpora)
 from fanyi import Translator
+from fanyi.cli import main
 from fanyi.translate.translator import BUNDLED
 
 pytestmark = [
@@ -19,6 +21,9 @@ SCORE_TOLERANCE = {"fp32": 1e-4, "bf16": 0.03, "int8": 0.03}
 PYTHON_DOCS = BUNDLED.parents[3] / "tests" / "fixtures" / "data" / "python-docs" / "test.tsv"
 
 
+HAS_CT2 = importlib.util.find_spec("ctranslate2") is not None
+
+
 def held_out_lines(n: int = 16) -> list[str]:
     """Held-out python-docs pairs, both sides: Chinese and English lines of mixed lengths."""
     rows = [line.split("\t") for line in PYTHON_DOCS.read_text(encoding="utf-8").splitlines()]
@@ -28,6 +33,21 @@ def held_out_lines(n: int = 16) -> list[str]:
 @pytest.mark.parametrize("dtype", ["fp32", "bf16", "int8"])
 def test_a_line_alone_and_inside_a_file_is_translated_the_same(dtype):
     translator = Translator.load(dtype=dtype, batch_tokens=4096)
+    assert_alone_equals_inside(translator, dtype)
+
+
+@pytest.mark.skipif(not HAS_CT2, reason="no ctranslate2 package")
+@pytest.mark.parametrize("dtype", ["fp32", "int8"])
+def test_the_ctranslate2_engine_translates_a_line_alone_and_inside_a_file_the_same(dtype, tmp_path):
+    out = tmp_path / f"ct2-{dtype}"
+    assert main(["export", "--format", "ctranslate2", "--dtype", dtype, "-o", str(out)]) == 0
+    translator = Translator.load(out, engine="ctranslate2", batch_tokens=4096)
+    assert_alone_equals_inside(translator, dtype)
+
+
+def assert_alone_equals_inside(translator: Translator, dtype: str) -> None:
+    """Every other held-out line translated alone equals its translation inside the shuffled
+    file: the same tokens, the score within the dtype's tolerance."""
     lines = held_out_lines()
     shuffled = random.Random(dtype).sample(lines, len(lines))
     inside = dict(zip(shuffled, translator.translate(shuffled), strict=True))
