@@ -1,6 +1,10 @@
 """Scores agree with sacreBLEU's own API on the same files, with one and two references."""
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -142,3 +146,28 @@ def test_a_source_that_fails_to_decode_is_named_and_scored_empty(model_dir, monk
             translator, ["我很好。", "谢谢。"], [["I'm fine.", "Thanks."]], "en"
         )
     assert hypotheses[1] == ""
+
+
+def test_ctrl_c_keeps_the_finished_translations_and_resume_scores_the_whole(
+    model_dir, test_sets, tmp_path, capsys
+):
+    sources, reference = test_sets["zh"]
+    sources, reference = sources * 60, reference * 60  # several windows of lines
+    src, ref = write(tmp_path / "src", sources), write(tmp_path / "ref", reference)
+    args = ["evaluate", "-m", str(model_dir), "--src", src, "--ref", ref, "--json"]
+    args += ["--threads", "1", "--dtype", "fp32"]
+    whole = tmp_path / "whole.txt"
+    assert main([*args, "-o", str(whole)]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    out = tmp_path / "out.txt"
+    command = [sys.executable, "-m", "fanyi", *args, "-o", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while process.poll() is None and not (out.exists() and out.stat().st_size):
+        time.sleep(0.05)  # until the first window's translations are written
+    process.send_signal(signal.SIGINT)
+    process.wait()
+    kept = out.read_text(encoding="utf-8")
+    assert kept and whole.read_text(encoding="utf-8").startswith(kept[: kept.rfind("\n") + 1])
+    assert main([*args, "-o", str(out), "--resume"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+    assert out.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")

@@ -3,6 +3,8 @@
 ``--data DIR --split test`` takes the sources and references of a prepared split (the lines into
 ``--to`` of a bidirectional one); ``--src``/``--ref`` take them from files. ``--hyp FILE`` scores
 an existing output instead (no model needed). ``--ref`` may be repeated for several references.
+``-o FILE`` gets each translation as soon as it and those before it are done; Ctrl-C keeps them,
+and ``--resume`` continues such a file (its lines are not translated again) and scores the whole.
 BLEU uses sacreBLEU's ``zh`` tokenizer when the target is Chinese (``--to``, else detected from
 the translations' direction or, with ``--hyp``, from the references' script) and ``13a``
 otherwise.
@@ -11,13 +13,16 @@ otherwise.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from ..data.manifest import read_pairs
 from ..inputs import TEXT_BYTES, read_text
-from ..outputs import claim_file, write_file
+from ..outputs import claim_file
 from .flags import deprecated, switch
+from .output_lines import finished_inputs
 from .translate import add_model_arguments, load_translator
 
 if TYPE_CHECKING:
@@ -45,6 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--hyp", metavar="FILE", help="score this output instead of translating")
     parser.add_argument("-o", "--output", metavar="FILE", help="also write the translations here")
     switch(parser, "--overwrite", "replace the -o file if it exists")
+    switch(parser, "--resume", "continue an -o file a stopped run left: its lines are kept")
     deprecated(parser, "--out", "-o/--output", "output", metavar="FILE")
     switch(parser, "--json", "print one JSON object")
     parser.set_defaults(func=run)
@@ -55,17 +61,34 @@ def run(args: argparse.Namespace) -> int:
     from ..scores import score
 
     writes = args.output is not None and args.hyp is None
-    output = claim_file(args.output, args.overwrite) if writes else None  # before the work
+    resume = writes and args.resume and Path(args.output).exists()
+    output = claim_file(args.output, args.overwrite or resume) if writes else None  # first
     sources, references, to = _test_set(args)
     if args.hyp is not None:
-        hypotheses = _lines(args.hyp)
-        scores = score(hypotheses, references, to)
+        scores = score(_lines(args.hyp), references, to)
+    elif output is None:
+        scores = evaluate(load_translator(args), sources, references, to)[1]
     else:
-        hypotheses, scores = evaluate(load_translator(args), sources, references, to)
-        if output is not None:
-            write_file(output, "".join(f"{h}\n" for h in hypotheses))
+        done = _finished(output) if resume else []
+        with open(output, "a" if resume else "w", encoding="utf-8") as out:
+            write = functools.partial(_write_line, out)
+            scores = evaluate(
+                load_translator(args), sources, references, to, done=done, write=write
+            )[1]
     print(_report(scores, args.json))
     return 0
+
+
+def _finished(output: Path) -> list[str]:
+    """The translations a stopped run left in ``output``: its complete lines (one a kill cut
+    short is dropped from the file, to be translated again)."""
+    count = finished_inputs(output, 1)
+    return output.read_text(encoding="utf-8").splitlines()[:count]
+
+
+def _write_line(out: TextIO, line: str) -> None:
+    out.write(f"{line}\n")
+    out.flush()
 
 
 def _test_set(args: argparse.Namespace) -> tuple[list[str], list[list[str]], str | None]:
