@@ -1,5 +1,6 @@
-"""``fanyi convert``: a Hugging Face MarianMT model (e.g. Helsinki-NLP/opus-mt-zh-en) → a fanyi
-model directory that ``translate``, ``evaluate``, ``serve`` and ``plot attention`` use as is.
+"""``fanyi convert``: a Hugging Face MarianMT model (e.g. Helsinki-NLP/opus-mt-zh-en), or a
+Pegasus one that ``fanyi export --format huggingface`` wrote of a pre-norm model, → a fanyi model
+directory that ``translate``, ``evaluate``, ``serve`` and ``plot attention`` use as is.
 
 SOURCE is a local MarianMT directory (config.json, model.safetensors or pytorch_model.bin,
 source.spm, target.spm, vocab.json) or a Hub name, downloaded with huggingface_hub when a
@@ -16,11 +17,13 @@ from .flags import switch
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "convert",
-        help="import a Hugging Face MarianMT (OPUS-MT) model",
+        help="import a Hugging Face MarianMT (OPUS-MT) or fanyi-exported Pegasus model",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("source", metavar="DIR_OR_NAME", help="MarianMT directory or Hub name")
+    parser.add_argument(
+        "source", metavar="DIR_OR_NAME", help="MarianMT or Pegasus directory, or Hub name"
+    )
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="model directory")
     parser.add_argument("--src-lang", help="source language (default: from an opus-mt-xx-yy name)")
     parser.add_argument("--tgt-lang", help="target language (default: from the name)")

@@ -1,10 +1,13 @@
-"""``fanyi export MODEL --format ctranslate2|huggingface -o OUT``: a fanyi model directory →
-CTranslate2 (``fanyi translate --engine ctranslate2 -m OUT``, the fastest CPU path) or Hugging
-Face MarianMT (``transformers`` loads it and ``generate``s with it).
+"""``fanyi export [-m] MODEL --format ctranslate2|huggingface -o OUT``: a fanyi model directory
+→ CTranslate2 (``fanyi translate --engine ctranslate2 -m OUT``, the fastest CPU path) or Hugging
+Face (``transformers`` loads it and ``generate``s with it).
 
-MODEL defaults to the bundled model, ``zh-en-general``; of an ensemble, such as the Tatoeba
-ensemble ``zh-en``, its first member (both engines decode one model; name
-``…/bundled/zh-en/member-2`` for the other). MarianMT computes post-norm models only.
+MODEL, given as ``-m MODEL`` like every command's or as the first argument, is a model directory
+or a bundled model's name; it defaults to the bundled model, ``zh-en-general``. Of an ensemble,
+such as the Tatoeba ensemble ``zh-en``, the export takes its first member (both engines decode
+one model; name ``…/bundled/zh-en/member-2`` for the other). Hugging Face: a post-norm model
+becomes MarianMT, a pre-norm one (the bundled ``zh-en-general``) Pegasus, both with
+MarianTokenizer's files; CTranslate2 takes both.
 ``--dtype`` applies to CTranslate2 (int8 stores the linear maps in 8 bits, about a quarter of
 the size). ``--to`` and ``--quantization`` (CTranslate2's names) are the old spellings of
 ``--format`` and ``--dtype``: they still work, with a warning, until the next release.
@@ -26,7 +29,7 @@ FANYI_DTYPES = {theirs: ours for ours, theirs in DTYPES.items()}  # --quantizati
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="a model as CTranslate2 or Hugging Face MarianMT",
+        help="a model as CTranslate2 or Hugging Face (MarianMT, Pegasus)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -34,7 +37,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "model",
         nargs="?",
         metavar="MODEL",
-        help="model directory (default: the bundled model; an ensemble's first member)",
+        help="model directory or bundled name, as -m gives it",
+    )
+    parser.add_argument(
+        "-m",
+        "--model",
+        dest="model_option",
+        metavar="DIR",
+        help="model directory or bundled name (default: zh-en-general; of an ensemble, its "
+        "first member)",
     )
     parser.add_argument("--format", choices=FORMATS, help="ctranslate2 or huggingface (required)")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write")
@@ -66,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
     from ..model_dir import read_checkpoint
     from ..translate.config import model_decode_config
 
+    if args.model and args.model_option and args.model != args.model_option:
+        raise ValueError(f"two models given: {args.model} and -m {args.model_option}")
     claim_dir(args.output, args.overwrite)  # before the model is loaded
-    model = resolve_model_dir(args.model) if args.model else first_member(resolve_model_dir(None))
+    model = first_member(resolve_model_dir(args.model or args.model_option))
     if args.format == "ctranslate2":
         print(export_ctranslate2(model, args.output, DTYPES[args.dtype], args.overwrite))
     else:

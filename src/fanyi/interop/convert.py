@@ -1,4 +1,5 @@
-"""Import a Hugging Face MarianMT checkpoint (an OPUS-MT model, say) as a fanyi model directory.
+"""Import a Hugging Face MarianMT checkpoint (an OPUS-MT model, say), or a Pegasus one with
+MarianTokenizer's files (fanyi's export of a pre-norm model), as a fanyi model directory.
 
 A MarianMT directory holds ``config.json``, the weights (``model.safetensors``, or the older
 ``pytorch_model.bin``), ``source.spm`` and ``target.spm`` (SentencePiece models) and
@@ -43,7 +44,7 @@ from ..model import ModelConfig, Transformer
 from ..model_dir import checked_model, read_tensors, write_model_dir
 from ..outputs import claim_dir
 from ..sections import RunInfo, VocabFiles
-from . import marian
+from . import marian, pegasus
 from .marian_npz import Release, read_release, release_npz
 
 PICKLES = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.pkl", "*.pickle")
@@ -65,8 +66,9 @@ def convert_marian(
     revision: str | None = None,
     overwrite: bool = False,
 ) -> Path:
-    """Write the fanyi model directory ``out`` for MarianMT checkpoint ``source`` (or a Marian
-    release: ``marian_npz.py``), over a model only with ``overwrite``, over anything else never."""
+    """Write the fanyi model directory ``out`` for MarianMT or Pegasus checkpoint ``source`` (or
+    a Marian release: ``marian_npz.py``), over a model only with ``overwrite``, over anything
+    else never."""
     out = claim_dir(out, overwrite)
     directory = locate(source, revision)
     tokenizer = read_json(directory / HF_TOKENIZER_CONFIG_FILE, required=False)
@@ -74,7 +76,7 @@ def convert_marian(
         raise ValueError("unsupported MarianMT feature: separate_vocabs (target_vocab.json)")
     npz = None if (directory / HF_CONFIG_FILE).is_file() else release_npz(directory)
     found = read_checkpoint(directory) if npz is None else read_release(directory, npz)
-    model_config = marian.model_config(found.config)
+    model_config = model_config_of(found.config)
     check_vocabularies(directory, found.table, model_config)
     model = load_weights(directory, found.weights, model_config)
     langs = languages(source, tokenizer, src_lang, tgt_lang)
@@ -88,9 +90,23 @@ def convert_marian(
         )
 
 
+def model_config_of(config: dict[str, Any]) -> ModelConfig:
+    """fanyi's ``ModelConfig`` for a MarianMT or Pegasus ``config.json``, checked."""
+    if config.get("model_type") == "pegasus":
+        return pegasus.model_config(config)
+    return marian.model_config(config)
+
+
 def read_checkpoint(directory: Path) -> Release:
-    """A Hugging Face MarianMT directory's config, vocabulary table, weights and beam."""
+    """A Hugging Face MarianMT (or Pegasus) directory's config, vocabulary table, weights and
+    beam."""
     config = read_json(directory / HF_CONFIG_FILE)
+    if config.get("model_type") == "pegasus" and not (directory / VOCAB_JSON).is_file():
+        raise ValueError(
+            f"{directory}: a Pegasus model without MarianTokenizer's {VOCAB_JSON}, {SOURCE_SPM} "
+            f"and {TARGET_SPM} (PegasusTokenizer's ids, as Google's summarisation models have, "
+            "are not fanyi's): fanyi converts the Pegasus models it exports"
+        )
     generation = read_json(directory / HF_GENERATION_CONFIG_FILE, required=False) or config
     table = read_json(directory / VOCAB_JSON)
     return Release(config, table, read_weights(directory), generation)
@@ -156,9 +172,11 @@ def check_vocabularies(directory: Path, table: dict[str, Any], c: ModelConfig) -
 
 
 def load_weights(directory: Path, weights: dict[str, Tensor], c: ModelConfig) -> Transformer:
-    """The model ``c`` holding MarianMT ``weights``, whose names and shapes are checked on a
-    model of meta tensors first (a config cannot make fanyi allocate more than the weights)."""
-    return checked_model(c, marian.fanyi_state(weights, c), directory)
+    """The model ``c`` holding MarianMT (post-norm ``c``) or Pegasus (pre-norm) ``weights``, whose
+    names and shapes are checked on a model of meta tensors first (a config cannot make fanyi
+    allocate more than the weights)."""
+    to_fanyi = pegasus.fanyi_state if c.norm == "pre" else marian.fanyi_state
+    return checked_model(c, to_fanyi(weights, c), directory)
 
 
 def read_weights(directory: Path) -> dict[str, Tensor]:

@@ -1,7 +1,8 @@
-"""Export a fanyi model directory as a Hugging Face MarianMT directory (``transformers`` loads it
-and ``generate``s with it; ``MarianTokenizer`` reads its vocabulary).
+"""Export a fanyi model directory as a Hugging Face directory that ``transformers`` loads and
+``generate``s with: MarianMT for a post-norm model, Pegasus for a pre-norm one (``pegasus.py``),
+both read by ``MarianTokenizer`` (``AutoTokenizer`` finds it).
 
-An interleaved model's features are permuted into Marian's sines-then-cosines layout
+An interleaved model's features are permuted into the sines-then-cosines layout both use
 (``layout.py``), so the exported model computes exactly what fanyi computes. The tokenizer gets
 fanyi's SentencePiece model(s) and a ``vocab.json`` of fanyi's ids; a language tag ``<2en>`` is
 also listed as ``>>en<<``, the form MarianTokenizer recognises at the start of a text
@@ -16,8 +17,7 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-
-from torch import Tensor
+from typing import TYPE_CHECKING
 
 from ..atomic import staged_dir
 from ..filenames import SOURCE_SPM, TARGET_SPM, VOCAB_JSON
@@ -28,43 +28,75 @@ from ..sections import Checkpoint
 from .layout import to_concat_layout
 from .marian import generation_config, marian_config, marian_state
 from .model_card import write_model_card
+from .pegasus import pegasus_config, pegasus_state
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel
 
 
 def export_huggingface(
     model_dir: str | Path, out: str | Path, beam: int = 5, overwrite: bool = False
 ) -> Path:
-    """Write the MarianMT directory ``out`` for fanyi model directory ``model_dir``, which
+    """Write the Hugging Face directory ``out`` for fanyi model directory ``model_dir``, which
     ``generate`` decodes with ``beam`` (fanyi's default; the CLI gives the model's own); over an
     export fanyi wrote only with ``overwrite`` (``outputs.claim_dir``)."""
     out = claim_dir(out, overwrite)
-    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
-
     model, checkpoint = load_model(model_dir)
-    config = MarianConfig(**marian_config(model.config))
     table = piece_table(checkpoint)
-    marian = MarianMTModel(config).eval()
-    missing, unexpected = marian.load_state_dict(marian_weights(model), strict=False)
-    assert not unexpected and all("embed_positions" in k for k in missing), (missing, unexpected)
+    exported = transformers_model(model)
     for key, value in generation_config(model.config, beam).items():
-        setattr(marian.generation_config, key, value)
+        setattr(exported.generation_config, key, value)
     with staged_dir(out) as tmp:  # written whole under a temporary name, then renamed
-        saved(marian.save_pretrained, tmp)
-        shutil.copyfile(checkpoint.src_spm, tmp / SOURCE_SPM)
-        shutil.copyfile(checkpoint.tgt_spm, tmp / TARGET_SPM)
-        (tmp / VOCAB_JSON).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
-        files = [str(tmp / name) for name in (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)]
-        data = checkpoint.data
-        tokenizer = MarianTokenizer(  # type: ignore[misc]  # its files are positional
-            *files,  # type: ignore[arg-type]
-            source_lang=data.src_lang,
-            target_lang=data.tgt_lang,
-            model_max_length=config.max_position_embeddings,
-        )
-        tokenizer.save_pretrained(tmp)
+        saved(exported.save_pretrained, tmp)
+        write_tokenizer(checkpoint, table, tmp, model.config.max_len)
         parameters = sum(p.numel() for p in model.parameters())
         write_model_card(checkpoint, tmp, "huggingface", parameters, out)
         publish_dir(tmp, out)
     return out
+
+
+def transformers_model(model: Transformer) -> PreTrainedModel:
+    """The transformers model (eval mode) computing what ``model`` computes: MarianMT for a
+    post-norm model, Pegasus for a pre-norm one."""
+    from transformers import (
+        MarianConfig,
+        MarianMTModel,
+        PegasusConfig,
+        PegasusForConditionalGeneration,
+    )
+
+    c = model.config
+    state = dict(model.state_dict())
+    if c.sinusoid_layout == "interleaved":
+        state = to_concat_layout(state, c.d_model)
+    exported: PreTrainedModel
+    if c.norm == "pre":
+        exported = PegasusForConditionalGeneration(PegasusConfig(**pegasus_config(c)))
+        weights = pegasus_state(state, c)
+    else:
+        exported = MarianMTModel(MarianConfig(**marian_config(c)))
+        weights = marian_state(state, c)
+    missing, unexpected = exported.load_state_dict(weights, strict=False)
+    assert not unexpected and all("embed_positions" in k for k in missing), (missing, unexpected)
+    return exported.eval()
+
+
+def write_tokenizer(checkpoint: Checkpoint, table: dict[str, int], into: Path, length: int) -> None:
+    """MarianTokenizer's files in ``into``: the SentencePiece models, ``vocab.json`` (``table``)
+    and ``tokenizer_config.json``, which names MarianTokenizer for ``AutoTokenizer``."""
+    from transformers import MarianTokenizer
+
+    shutil.copyfile(checkpoint.src_spm, into / SOURCE_SPM)
+    shutil.copyfile(checkpoint.tgt_spm, into / TARGET_SPM)
+    (into / VOCAB_JSON).write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    files = [str(into / name) for name in (SOURCE_SPM, TARGET_SPM, VOCAB_JSON)]
+    tokenizer = MarianTokenizer(  # type: ignore[misc]  # its files are positional
+        *files,  # type: ignore[arg-type]
+        source_lang=checkpoint.data.src_lang,
+        target_lang=checkpoint.data.tgt_lang,
+        model_max_length=length,
+    )
+    tokenizer.save_pretrained(into)
 
 
 def saved(save: Callable[[Path], object], directory: Path) -> None:
@@ -76,14 +108,6 @@ def saved(save: Callable[[Path], object], directory: Path) -> None:
         save(directory)
     except SafetensorError as error:
         raise OSError(errno.EIO, str(error)) from error
-
-
-def marian_weights(model: Transformer) -> dict[str, Tensor]:
-    """``model``'s weights under MarianMT's names, in Marian's sinusoid layout."""
-    state = dict(model.state_dict())
-    if model.config.sinusoid_layout == "interleaved":
-        state = to_concat_layout(state, model.config.d_model)
-    return marian_state(state, model.config)
 
 
 def piece_table(checkpoint: Checkpoint) -> dict[str, int]:

@@ -78,6 +78,11 @@ def model_config(config: dict[str, Any]) -> ModelConfig:
     """fanyi's ``ModelConfig`` for a MarianMT ``config.json``; what it cannot compute is refused,
     and a size, id or rate out of its range is refused by name."""
     refuse_unsupported(config)
+    return config_from(config)
+
+
+def config_from(config: dict[str, Any]) -> ModelConfig:
+    """The post-norm ``ModelConfig`` of a checked MarianMT (or Pegasus) ``config.json``."""
     size = checked_sizes(config)
     rates = {key: rate(config, key, 0.1 if key == "dropout" else 0.0) for key in DROPOUTS}
     return ModelConfig(
@@ -131,14 +136,25 @@ def rate(config: dict[str, Any], key: str, default: float) -> float:
 def refuse_unsupported(config: dict[str, Any]) -> None:
     """Raise, naming the key, for a config fanyi would compute differently from transformers."""
     if config.get("model_type") != "marian":
-        raise ValueError(f"model_type {config.get('model_type')!r}: fanyi converts MarianMT only")
-    for key, (value, what) in UNSUPPORTED.items():
+        raise ValueError(
+            f"model_type {config.get('model_type')!r}: fanyi converts MarianMT and Pegasus only"
+        )
+    refuse_features(config, UNSUPPORTED, "MarianMT")
+
+
+def refuse_features(
+    config: dict[str, Any], unsupported: dict[str, tuple[bool, str]], name: str
+) -> None:
+    """Raise, naming the key, for a feature of ``config`` (architecture ``name``) that fanyi
+    does not compute: a key of ``unsupported`` with its value, an activation, an encoder and a
+    decoder of different widths."""
+    for key, (value, what) in unsupported.items():
         if config.get(key) == value:
-            raise ValueError(f"unsupported MarianMT feature: {key}: {value} ({what})")
+            raise ValueError(f"unsupported {name} feature: {key}: {value} ({what})")
     activation = config.get("activation_function", "gelu")
     if not isinstance(activation, str) or activation not in ACTIVATIONS:
         raise ValueError(
-            f"unsupported MarianMT feature: activation_function {activation!r} "
+            f"unsupported {name} feature: activation_function {activation!r} "
             f"(fanyi computes {', '.join(ACTIVATIONS)})"
         )
     for encoder, decoder in (
@@ -147,7 +163,7 @@ def refuse_unsupported(config: dict[str, Any]) -> None:
         ("vocab_size", "decoder_vocab_size"),
     ):
         if config.get(decoder, config.get(encoder)) != config.get(encoder):
-            raise ValueError(f"unsupported MarianMT feature: {encoder} differs from {decoder}")
+            raise ValueError(f"unsupported {name} feature: {encoder} differs from {decoder}")
 
 
 def tied(config: dict[str, Any]) -> bool:

@@ -321,12 +321,16 @@ def sentencepiece_models(source: str, target: str) -> list[str]:
 
 def huggingface_code(checkpoint: Checkpoint, model: str) -> str:
     data = checkpoint.data
-    imports = ["from transformers import MarianMTModel, MarianTokenizer"]
+    # export_hf: a pre-norm model is exported as Pegasus, with MarianTokenizer's files
+    tokenizer, architecture = ("MarianTokenizer", "MarianMTModel")
+    if checkpoint.model.norm == "pre":
+        tokenizer, architecture = ("AutoTokenizer", "PegasusForConditionalGeneration")
+    imports = [f"from transformers import {', '.join(sorted([architecture, tokenizer]))}"]
     tag = f'">>{data.tgt_lang}<< " + ' if data.lang_tags else ""
     lines = [
         *preamble(checkpoint, imports, model),
-        "tokenizer = MarianTokenizer.from_pretrained(MODEL)",
-        "model = MarianMTModel.from_pretrained(MODEL)",
+        f"tokenizer = {tokenizer}.from_pretrained(MODEL)",
+        f"model = {architecture}.from_pretrained(MODEL)",
         f'batch = tokenizer([{tag}{source_text(checkpoint)}], return_tensors="pt")',
         "print(tokenizer.batch_decode(model.generate(**batch), skip_special_tokens=True)[0])",
     ]
