@@ -6,9 +6,11 @@ copies, set apart by spaces as reST needs, a literal block's ``::`` kept, and fl
 for a person to review; entries already translated stay as they are, and so does one whose
 translation lost a format placeholder (``%s``, ``{name}``). The target language is ``--to``, else
 the catalogue's ``Language`` header (``zh_CN`` → zh) where the model translates into it, else
-detected per entry. Every DecodeConfig key is a flag, as in ``fanyi translate``. A progress
+the language the model translates the entries into. Every DecodeConfig key is a flag, as in ``fanyi translate``. A progress
 bar (texts translated, sentences per second) on stderr when it is a terminal; then prints what
-became of the entries (``--json``: one JSON object).
+became of the entries (``--json``: one JSON object). The catalogue is the PO document format
+(``fanyi.documents.po``), which ``fanyi translate FILE.po`` writes too; this command adds its
+report.
 
 The catalogue is read in the charset its header declares, and written back in it with only the
 entries filled changed: every other line stays byte for byte as it was, and a new translation is
@@ -24,16 +26,13 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-import polib
-
-from ..catalogue_file import read_catalogue, written_back
 from ..outputs import claim_file, write_file
 from .flags import switch
 from .progress import Progress
 from .translate import add_model_arguments, load_translator
 
 if TYPE_CHECKING:
-    from ..catalogue import CatalogueReport
+    from ..documents.po import CatalogueReport
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -54,30 +53,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..catalogue import fill, left_as_is, sources_of
+    from ..documents.api import target_for  # torch: not for --help
+    from ..documents.po import filled_in_parts, read_file
 
     output = claim_file(args.output, args.overwrite)  # before the translating, not after
-    found = read_catalogue(args.catalogue)
-    catalogue = found.catalogue
+    document = read_file(args.catalogue)
     translator = load_translator(args)
-    to = args.to or language_of(catalogue, translator.targets)
-    todo = [entry for entry in catalogue if left_as_is(entry) is None]
-    progress = Progress(None, total=sum(len(sources_of(e)) for e in todo), unit="text")
+    to = args.to or target_for(document, translator)
+    progress = Progress(None, total=len(document.segments), unit="text")
+    size = max(len(document.todo), 1)  # written once, at the end
+    report = document.report
     try:
-        report = fill(catalogue, translator, to, progress.done)
+        for data, report in filled_in_parts(document, translator, to, size, progress.done):
+            write_file(output, data)
     finally:
         progress.close()
-    filled = [entry for entry in todo if entry.fuzzy]  # none of them was fuzzy before
-    write_file(output, written_back(found, filled), found.encoding)
     print(json.dumps(report.to_dict()) if args.json else summary(report, args.output))
     return 0
-
-
-def language_of(catalogue: polib.POFile, targets: list[str]) -> str | None:
-    """The catalogue's ``Language`` (its language code before ``_`` or ``-``) where the model
-    translates into it, else None."""
-    code = catalogue.metadata.get("Language", "").replace("-", "_").split("_")[0].lower()
-    return code if code in targets else None
 
 
 def summary(report: CatalogueReport, output: str) -> str:

@@ -15,6 +15,8 @@ tags.py            inline tags paired around the words they mark
 i18n_json.py       i18n JSON's string values; messages.py: placeholders, tags and ICU plurals
 xliff.py           XLIFF 1.2 and 2.0: the targets of units without one
 word.py            Word (.docx): paragraphs as runs, their formatting and links kept
+po.py              gettext catalogues: untranslated entries filled for review; po_file.py: the
+                   file read in its charset and written back changing only those entries
 """
 
 from typing import Any

@@ -82,9 +82,9 @@ def translate_read_document(
     each: Callable[[Translation], None] = lambda translation: None,
     **options: Any,
 ) -> TranslatedDocument:
-    """``document`` (read by ``found``) translated into ``to`` (default: the language the model
-    translates its text into) with ``options`` (DecodeConfig keys)."""
-    to = to or target_of(document.segments, translator)
+    """``document`` (read by ``found``) translated into ``to`` (default: :func:`target_for`) with
+    ``options`` (DecodeConfig keys)."""
+    to = to or target_for(document, translator)
     data, report = translate_read(document, translator, to, each, **options)
     return TranslatedDocument(data, found.name, to, report)
 
@@ -102,6 +102,15 @@ def translate_document(
     translated by ``translator`` into ``to`` with ``options`` (DecodeConfig keys)."""
     found, document = read_document(source, format, name)
     return translate_read_document(translator, found, document, to, **options)
+
+
+def target_for(document: Document, translator: Translator) -> str:
+    """The language ``document`` declares it is to be translated into, where the model translates
+    into it (a catalogue's ``Language``), else the one the model translates its text into."""
+    declared = getattr(document, "language", None)  # the formats that declare one name it so
+    if declared in translator.targets:
+        return str(declared)
+    return target_of(document.segments, translator)
 
 
 def target_of(segments: list[Segment], translator: Translator) -> str:

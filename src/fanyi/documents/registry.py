@@ -44,6 +44,12 @@ FORMATS: dict[str, Format] = {
             "word",
             "Word: paragraphs, tables, headers and footers; run formatting and links kept",
         ),
+        Format(
+            "po",
+            (".po", ".pot"),
+            "po",
+            "gettext catalogue: untranslated entries filled, flagged fuzzy; placeholders kept",
+        ),
     )
 }
 

@@ -35,6 +35,7 @@ CONTENT_TYPES = {
     "json": "application/json",
     "xliff": "application/xliff+xml",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "po": "text/x-gettext-translation",
 }
 
 
