@@ -15,7 +15,9 @@ report.
 The catalogue is read in the charset its header declares, and written back in it with only the
 entries filled changed: every other line stays byte for byte as it was, and a new translation is
 wrapped at the file's own line width. An existing ``-o`` file, the catalogue itself included, is
-replaced only with ``--overwrite``.
+replaced only with ``--overwrite``. ``-o`` is written whole (a new file renamed into place) after
+every ``--chunk`` entries filled, so Ctrl-C or a kill keeps every entry filled so far; filling
+``-o`` in place again fills the rest, as only untranslated entries are filled.
 
     fanyi po library/functions.po -o library/functions.po --overwrite   # fill it in place
 """
@@ -27,12 +29,17 @@ import json
 from typing import TYPE_CHECKING
 
 from ..outputs import claim_file, write_file
+from .arguments import at_least
 from .flags import switch
 from .progress import Progress
 from .translate import add_model_arguments, load_translator
 
 if TYPE_CHECKING:
     from ..documents.po import CatalogueReport
+
+# entries filled between two writes of the catalogue: few enough that Ctrl-C loses little, enough
+# to batch their texts by length
+CHUNK_ENTRIES = 64
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -48,6 +55,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "-o", "--output", metavar="FILE.po", required=True, help="where to write it (may be FILE)"
     )
     switch(parser, "--overwrite", "replace the -o file if it exists (FILE itself: fill in place)")
+    parser.add_argument(
+        "--chunk",
+        type=at_least(1),
+        default=CHUNK_ENTRIES,
+        metavar="N",
+        help=f"write -o after every N entries filled, so that Ctrl-C keeps them (default "
+        f"{CHUNK_ENTRIES})",
+    )
     switch(parser, "--json", "print one JSON object")
     parser.set_defaults(func=run)
 
@@ -61,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
     translator = load_translator(args)
     to = args.to or target_for(document, translator)
     progress = Progress(None, total=len(document.segments), unit="text")
-    size = max(len(document.todo), 1)  # written once, at the end
+    parts = filled_in_parts(document, translator, to, args.chunk, progress.done)
     report = document.report
     try:
-        for data, report in filled_in_parts(document, translator, to, size, progress.done):
-            write_file(output, data)
+        for data, done in parts:
+            write_file(output, data)  # each part's file whole: Ctrl-C keeps what is filled
+            report = done
     finally:
         progress.close()
     print(json.dumps(report.to_dict()) if args.json else summary(report, args.output))
