@@ -24,15 +24,18 @@ def sinusoid_table(max_len: int, d_model: int, layout: str = "interleaved") -> T
     """PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(...) (§3.5).
 
     ``layout="concat"`` puts the same features in another order, all sines then all cosines
-    (tensor2tensor's and Marian's layout).
+    (tensor2tensor's and Marian's layout). Computed on the CPU whatever the default device: on
+    the meta device (a model built to check a checkpoint's shapes) arange would import dynamo.
     """
-    position = torch.arange(max_len, dtype=torch.float64)[:, None]
-    inv_freq = torch.pow(10000.0, -torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    cpu = torch.device("cpu")
+    position = torch.arange(max_len, dtype=torch.float64, device=cpu)[:, None]
+    steps = torch.arange(0, d_model, 2, dtype=torch.float64, device=cpu)
+    inv_freq = torch.pow(10000.0, -steps / d_model)
     sines = torch.sin(position * inv_freq)
     cosines = torch.cos(position * inv_freq[: d_model // 2])
     if layout == "concat":
         return torch.cat([sines, cosines], dim=1).float()
-    table = torch.zeros(max_len, d_model, dtype=torch.float64)
+    table = torch.zeros(max_len, d_model, dtype=torch.float64, device=cpu)
     table[:, 0::2], table[:, 1::2] = sines, cosines
     return table.float()
 

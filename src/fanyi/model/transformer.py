@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from typing import cast
 
 import torch
@@ -266,5 +268,32 @@ def _input_embedding(c: ModelConfig, vocab_size: int) -> InputEmbedding:
 
 
 def build_model(config: ModelConfig, initialise: bool = True) -> Transformer:
-    """The Transformer for ``config``, initialised (unless its weights are about to be loaded)."""
-    return Transformer(config, initialise)
+    """The Transformer for ``config``, initialised (unless its weights are about to be loaded:
+    then no layer draws random numbers either, which costs most of a load's time on a CPU and,
+    on the meta device, imports torch's compiler)."""
+    if initialise:
+        return Transformer(config)
+    with _INIT_LOCK, _layers_not_initialised():
+        return Transformer(config, initialise=False)
+
+
+_INIT_LOCK = threading.Lock()  # the patch below is process-wide: one model built at a time
+_INITIALISERS = ("uniform_", "normal_", "kaiming_uniform_", "xavier_uniform_", "ones_", "zeros_")
+
+
+@contextlib.contextmanager
+def _layers_not_initialised() -> Iterator[None]:
+    """``torch.nn.init``'s initialisers, which layers call as they are made, leave tensors as
+    they are (as ``transformers``' ``no_init_weights`` does)."""
+    saved = {name: getattr(nn.init, name) for name in _INITIALISERS}
+    try:
+        for name in _INITIALISERS:
+            setattr(nn.init, name, _unchanged)
+        yield
+    finally:
+        for name, initialiser in saved.items():
+            setattr(nn.init, name, initialiser)
+
+
+def _unchanged(tensor: Tensor, *args: object, **kwargs: object) -> Tensor:
+    return tensor

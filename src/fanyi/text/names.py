@@ -66,6 +66,7 @@ class Tables:
     not_names: frozenset[str]  # words jieba tags as names that are common words (王子)
     longest: int  # the longest Chinese name, in characters
     by_first: dict[str, list[str]]  # English names by their first word, the longest first
+    surname_starts: frozenset[str]  # the first characters of the surnames
 
 
 def _rows(name: str) -> Iterator[list[str]]:
@@ -106,6 +107,7 @@ def tables() -> Tables:
         not_names,
         longest,
         by_first,
+        frozenset(surname[0] for surname in surnames),
     )
 
 
@@ -159,6 +161,8 @@ def split_name(word: str) -> tuple[str, str] | None:
 def chinese_names(sentence: str) -> Held:
     """The names of a Chinese ``sentence`` with their English: the dictionary's, the longest at
     jieba's word boundaries, and persons' names in pinyin."""
+    if not _may_name(sentence):
+        return []  # jieba's tagger not loaded (a second) nor run for nothing
     known, words = tables(), tagged(sentence)
     starts, at = [], 0
     for word, _ in words:
@@ -187,6 +191,15 @@ def chinese_names(sentence: str) -> Held:
             found.append((word, in_pinyin(*parts)))
         i += 1
     return found
+
+
+def _may_name(sentence: str) -> bool:
+    """Whether ``sentence`` holds a character a surname starts with, or a dictionary name."""
+    known = tables()
+    if any(c in known.surname_starts for c in sentence):
+        return True
+    ends = range(1, known.longest + 1)
+    return any(sentence[i : i + n] in known.chinese for i in range(len(sentence)) for n in ends)
 
 
 def given_in_hanzi(given: str) -> str | None:
