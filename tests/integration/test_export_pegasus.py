@@ -165,3 +165,14 @@ def test_a_pegasus_config_that_transformers_would_compute_otherwise_is_refused(e
         (broken / "config.json").write_text(json.dumps(config | {key: value}), encoding="utf-8")
         with pytest.raises(ValueError, match=f"unsupported Pegasus feature: {key}"):
             convert_marian(str(broken), tmp_path / f"{key}-out")
+
+
+def test_export_takes_one_model_as_dash_m_or_first_argument(exported, tmp_path, capsys):
+    """``-m`` and the first argument name the same thing; two different models are refused
+    before anything is written."""
+    _, model_dir, _ = exported
+    command = ["export", str(model_dir), "-m", str(model_dir), "--format", "huggingface"]
+    assert main([*command, "-o", str(tmp_path / "same")]) == 0
+    command = ["export", str(model_dir), "-m", str(BUNDLED), "--format", "huggingface"]
+    assert main([*command, "-o", str(tmp_path / "two")]) == 2
+    assert "two models given" in capsys.readouterr().err and not (tmp_path / "two").exists()

@@ -7,7 +7,8 @@ or a bundled model's name; it defaults to the bundled model, ``zh-en-general``. 
 such as the Tatoeba ensemble ``zh-en``, the export takes its first member (both engines decode
 one model; name ``…/bundled/zh-en/member-2`` for the other). Hugging Face: a post-norm model
 becomes MarianMT, a pre-norm one (the bundled ``zh-en-general``) Pegasus, both with
-MarianTokenizer's files; CTranslate2 takes both.
+MarianTokenizer's files; CTranslate2 takes either.
+
 ``--dtype`` applies to CTranslate2 (int8 stores the linear maps in 8 bits, about a quarter of
 the size). ``--to`` and ``--quantization`` (CTranslate2's names) are the old spellings of
 ``--format`` and ``--dtype``: they still work, with a warning, until the next release.
