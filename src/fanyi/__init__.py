@@ -36,14 +36,14 @@ from typing import TYPE_CHECKING, Any  # noqa: E402
 from ._version import __version__  # noqa: E402
 
 if TYPE_CHECKING:
+    from .documents.translator import Translator
     from .model import ModelConfig, Transformer, build_model
-    from .translate.translator import Translator
 
 _HOMES = {
     "ModelConfig": ".model",
     "Transformer": ".model",
     "build_model": ".model",
-    "Translator": ".translate.translator",
+    "Translator": ".documents.translator",  # the translate package's, with documents
 }
 __all__ = ["ModelConfig", "Transformer", "Translator", "__version__", "build_model"]
 

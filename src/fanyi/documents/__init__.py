@@ -6,6 +6,7 @@ segment.py         a segment: words (Text), markup held as written (Held), marku
 compose.py         a segment's translation written with its markup placed
 translating.py     a document's segments through a translator, then its writer
 api.py             translate_document: a file's path or bytes in, the translated bytes out
+translator.py      fanyi.Translator: the Translator with translate_document as a method
 registry.py        FORMATS by name and extension
 plain.py           a text file: each line with words
 markdown.py        Markdown by markdown-it-py's block tokens; markdown_inline.py: its inline markup
