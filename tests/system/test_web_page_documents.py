@@ -1,11 +1,14 @@
-"""The web page's document upload in headless Chromium: a Markdown file chosen or dropped is
-posted to /translate/document and offered back for download, byte for byte what
+"""The web page's document upload in headless Chromium: a Markdown, Word or gettext file chosen
+or dropped is posted to /translate/document and offered back for download, byte for byte what
 ``fanyi.documents.translate_document`` gives; a file fanyi does not read shows the server's
 reason. Required in CI (``CI`` set); skipped elsewhere without Chromium."""
 
+import io
 import os
 from pathlib import Path
 
+import docx
+import polib
 import pytest
 from playwright import sync_api
 
@@ -17,6 +20,8 @@ from tiny_translator import running_server, tiny_model_dir
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 MARKDOWN = "# Notes\n\nI like tea.\n\n- one cup\n- `two = 2`\n"
+CATALOGUE = 'msgid ""\nmsgstr ""\n"Language: zh_CN\\n"\n\nmsgid "I like tea."\nmsgstr ""\n'
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.is_file() and not os.environ.get("CI"),
@@ -76,6 +81,42 @@ def test_a_dropped_file_is_translated_too(page, translator, tmp_path):
     page.evaluate(DROP, ["笔记.md", MARKDOWN])
     name, data = downloaded(page, tmp_path)
     assert (name, data) == ("笔记.zh.md", expected)
+
+
+def word_file() -> bytes:
+    made = docx.Document()
+    made.add_heading("Notes", level=1)
+    made.add_paragraph("I like tea.")
+    made.add_paragraph("Where is the station?")
+    data = io.BytesIO()
+    made.save(data)
+    return data.getvalue()
+
+
+def test_a_chosen_word_file_comes_back_translated(page, translator, tmp_path):
+    source = word_file()
+    expected = translate_document(translator, source, "docx", "zh").data
+    page.evaluate("document.getElementById('download').hidden = true")
+    page.set_input_files(
+        "#document", files=[{"name": "notes.docx", "mimeType": DOCX_TYPE, "buffer": source}]
+    )
+    name, data = downloaded(page, tmp_path)
+    assert (name, data) == ("notes.zh.docx", expected)
+    before = [p.text for p in docx.Document(io.BytesIO(source)).paragraphs]
+    after = [p.text for p in docx.Document(io.BytesIO(data)).paragraphs]
+    assert len(after) == len(before) == 3
+    assert all(new and new != old for old, new in zip(before, after, strict=True))
+
+
+def test_a_chosen_catalogue_comes_back_filled(page, translator, tmp_path):
+    source = CATALOGUE.encode()
+    expected = translate_document(translator, source, "po", "zh").data
+    page.evaluate("document.getElementById('download').hidden = true")
+    payload = {"name": "messages.po", "mimeType": "text/x-gettext-translation", "buffer": source}
+    page.set_input_files("#document", files=[payload])
+    name, data = downloaded(page, tmp_path)
+    assert (name, data) == ("messages.zh.po", expected)
+    assert polib.pofile(data.decode()).find("I like tea.").fuzzy
 
 
 def test_a_format_fanyi_does_not_read_shows_why(page):
