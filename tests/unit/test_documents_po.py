@@ -123,3 +123,21 @@ def test_a_file_that_is_no_catalogue_is_one_line_naming_it():
     with pytest.raises(ValueError, match=r"^bad\.po: not a gettext catalogue") as refused:
         read(b"hello world\n", "bad.po")
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'msgid "Hello."\nmsgstr ""\n',  # no header: polib numbers the first entry's line 0
+        '\ufeffmsgid "Hello."\nmsgstr ""\n',
+        '  msgid "Hello."\n  msgstr ""\n',  # indented, as gettext's tools read it too
+        '#, python-format\nmsgid "Hello."\nmsgstr ""\n\nmsgid "Bye."\nmsgstr ""\n',
+    ],
+)
+def test_the_first_entry_is_filled_in_place(text):
+    done = translate_document(Copying(), text.encode("utf-8"), "po", "zh")
+    again = read(done.data, "again.po")
+    first = again.catalogue[0]
+    assert (first.msgid, first.msgstr, first.fuzzy) == ("Hello.", "译Hello.", True)
+    assert done.data.startswith(b"\xef\xbb\xbf") == text.startswith("\ufeff")
+    assert len(again.catalogue) == len(read(text.encode("utf-8"), "a.po").catalogue)

@@ -56,7 +56,7 @@ def parsed(raw: bytes, path: str | Path) -> CatalogueFile:
     path = Path(path)
     encoding = charset(raw, path)
     text = decoded(raw, path, encoding)
-    check_strings(text, path)
+    check_strings(text.removeprefix("\ufeff"), path)  # a byte-order mark is no keyword
     with tempfile.TemporaryDirectory(prefix="fanyi-po-") as folder:
         # polib reads a text that names a file as that file: it is given a file, never a text
         copy = Path(folder) / (path.name or "catalogue.po")
@@ -112,11 +112,13 @@ def line_width(lines: list[str]) -> int:
 def written_back(found: CatalogueFile, filled: Iterable[polib.POEntry]) -> str:
     """The catalogue's text with the translations of ``filled`` (entries of
     ``found.catalogue``) in it, each flagged fuzzy; every other line as it was."""
-    lines = found.text.splitlines(keepends=True)
+    bom = "\ufeff" if found.text.startswith("\ufeff") else ""  # before all, a flag added too
+    lines = found.text.removeprefix(bom).splitlines(keepends=True)
     newline = "\r\n" if found.text.endswith("\r\n") or "\r\n" in found.text[:4096] else "\n"
     for entry in sorted(filled, key=lambda e: e.linenum, reverse=True):  # later lines first
-        _replace_entry(lines, entry.linenum - 1, entry, found.width, newline)
-    return "".join(lines)
+        # polib numbers lines from 1, but gives a file's first entry 0
+        _replace_entry(lines, max(entry.linenum - 1, 0), entry, found.width, newline)
+    return bom + "".join(lines)
 
 
 def _replace_entry(
@@ -124,9 +126,11 @@ def _replace_entry(
 ) -> None:
     """Put ``entry``'s msgstr (or msgstr[n]) lines and a fuzzy flag in the lines of the entry
     that begins at line ``start``."""
-    first = next(i for i in range(start, len(lines)) if _MSGSTR.match(lines[i]))
+    first = next(i for i in range(start, len(lines)) if _MSGSTR.match(_bare(lines[i])))
     end = first + 1
-    while end < len(lines) and (lines[end].startswith('"') or _MSGSTR.match(lines[end])):
+    while end < len(lines) and (
+        _bare(lines[end]).startswith('"') or _MSGSTR.match(_bare(lines[end]))
+    ):
         end += 1
     last_newline = lines[end - 1][len(lines[end - 1].rstrip("\r\n")) :]
     new = [line + newline for line in msgstr_lines(entry, width)]
@@ -139,12 +143,17 @@ def _flag_fuzzy(lines: list[str], start: int, newline: str) -> None:
     """Add ``fuzzy`` to the flags line of the entry beginning at ``start`` (a new one before
     its previous-msgid, msgctxt or msgid line where it has none)."""
     i = start
-    while not lines[i].startswith(("#,", "#|", "msgctxt", "msgid")):
+    while not _bare(lines[i]).startswith(("#,", "#|", "msgctxt", "msgid")):
         i += 1
-    if lines[i].startswith("#,"):
-        lines[i] = "#, fuzzy," + lines[i][2:]
+    if _bare(lines[i]).startswith("#,"):
+        lines[i] = "#, fuzzy," + _bare(lines[i])[2:]
     else:
         lines.insert(i, "#, fuzzy" + newline)
+
+
+def _bare(line: str) -> str:
+    """``line`` without the blanks before it, which gettext's tools and polib read past."""
+    return line.lstrip(" \t")
 
 
 def msgstr_lines(entry: polib.POEntry, width: int) -> list[str]:
