@@ -9,13 +9,15 @@ feature) and ``ct2_translate.py --preprocess`` (the export's ``preprocess.py``, 
 short line) is timed apart on a one-line file; translating is the rest. The extra passes are
 reranking by the backward score (``rerank_backward``), the holds (``hold_numbers``,
 ``hold_dates``, ``keep_links``, ``hold_code``, ``hold_names``), the script penalty
-(``script_penalty``) and sentence splitting (``split_sentences``): a pass's run turns it off
+(``script_penalty``), sentence splitting (``split_sentences``) and the guard against runs
+(``max_repeat_run``, 4 where on): a pass's run turns it off
 where the model's defaults run it, and on (λ 0.2, β 1) where they do not; the JSON line names
 each run's setting. ``ct2-engine`` is ``fanyi translate --engine ctranslate2`` on the int8 export
 with the shipped options (that engine has no held search).
 
 Scores: sacreBLEU BLEU and chrF with their signatures, the length ratio, the outputs holding a
-character 4 times in a row that their source does not (``repeats``), BLEU per set, and each
+run that their source does not (``repeats``: a character, piece or word 4 times in a row, as
+``fanyi.text.runs.degenerate`` reads it), BLEU per set, and each
 run's BLEU against the shipped one with a paired bootstrap 95% interval (Koehn 2004).
 
 Held-out sets (``--part``). test: python-docs (the 168 pairs of tests/fixtures/data/python-docs
@@ -36,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import re
 import resource
 import subprocess
 import sys
@@ -55,6 +56,7 @@ from fanyi.interop.export_ct2 import export_ctranslate2
 from fanyi.scores import score
 from fanyi.sections import read_config
 from fanyi.text.lang import Normalizer, bleu_tokenizer
+from fanyi.text.runs import degenerate
 from fanyi.translate.config import DecodeConfig, decode_defaults
 from fanyi.translate.model_names import resolve_model_dir
 
@@ -78,11 +80,11 @@ PASSES = {
     "hold_names": ("false", "true"),
     "script_penalty": ("0", "1"),
     "split_sentences": ("false", "true"),
+    "max_repeat_run": ("0", "4"),
 }
 PEERS = {"ct2-int8": "int8", "ct2-float32": "float32"}  # run → the export it decodes
 RUNS = ("shipped", *PASSES, "ct2-engine", *PEERS)
 ONE_LINE = {"en": "你好。", "zh": "Hello."}  # the start-up's line, by target
-REPEAT = re.compile(r"(.)\1{3,}")  # a character 4 or more times in a row
 
 
 # the lines ---------------------------------------------------------------------------------------
@@ -210,15 +212,10 @@ def quality(hypotheses: list[str], rows: list[tuple[str, str, str]], to: str) ->
         "bleu": round(found.bleu, 2),
         "chrf": round(found.chrf, 2),
         "length_ratio": round(found.length_ratio, 3),
-        "repeats": sum(repeats(h, s) for h, (_, s, _) in zip(hypotheses, rows, strict=True)),
+        "repeats": sum(degenerate(h, s) for h, (_, s, _) in zip(hypotheses, rows, strict=True)),
         "per_set": per_set,
         "signatures": [found.bleu_signature, found.chrf_signature],
     }
-
-
-def repeats(output: str, source: str) -> bool:
-    """Whether ``output`` holds a character 4 times in a row that ``source`` does not."""
-    return any(m.group() not in source for m in REPEAT.finditer(output))
 
 
 def paired_delta(base: list[str], other: list[str], refs: list[str], to: str) -> dict:
@@ -291,6 +288,8 @@ def flipped(name: str, defaults: DecodeConfig) -> str:
     search = defaults.search
     if name in ("rerank_backward", "script_penalty"):
         on = getattr(search, name) > 0 or bool(getattr(search, f"{name}_by_target"))
+    elif name == "max_repeat_run":
+        on = search.max_repeat_run > 0
     else:
         on = bool(getattr(defaults.text, name))
     return PASSES[name][0] if on else PASSES[name][1]

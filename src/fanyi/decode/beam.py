@@ -28,7 +28,7 @@ from .hypothesis import (
     step_log_probs,
     target_limits,
 )
-from .repetition import penalise_repeats
+from .repetition import RunGuard, penalise_repeats
 from .top_k import top_k
 
 
@@ -146,11 +146,12 @@ def beam_search(model: Model, task: SearchTask) -> list[list[Hypothesis]]:
     bias = piece_bias(model, config, src, task.forced)
     beams, state = start_beams(model, task, limits)
     finished = Finished.start(src, config, seen, (eos_id, model.config.pad_id))
+    runs = RunGuard.start(task.runs, src, config.max_repeat_run)
     for step in itertools.count():
         task.between_steps()
         tokens = beams.prefix[:, -1:]
         log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
-        penalise_repeats(log_probs, beams.prefix, config)
+        penalise_repeats(log_probs, beams.prefix, config, runs, beams.source)
         limits = beams.limits.repeat_interleave(config.beam)
         constrain(log_probs, step, limits, config.min_len, eos_id, beams.forced, seen.first_limit)
         cand = expand(beams, log_probs)

@@ -46,7 +46,7 @@ from .hypothesis import (
 )
 from .options import SearchOptions
 from .prefix import prefix_lengths
-from .repetition import penalise_repeats
+from .repetition import RunGuard, penalise_repeats
 
 Spellings = list[list[int]]  # one phrase: each way the target vocabulary spells it
 Phrase = Sequence[Sequence[int]]  # a phrase's spellings in target ids (at a word's start, …)
@@ -271,11 +271,12 @@ def _search(
     search = _Search(src.new_full((k, 1), bos_id), None, [], [], config.length_penalty)
     live = [_Candidate(0.0, 0, bos_id, Progress((False,) * len(constraints)), 0)]
     limits, rows_forced = torch.full((k,), limit, device=src.device), _rows(task.forced, k)
+    runs = RunGuard.start(task.runs, src, config.max_repeat_run)
     for step in range(limit + 1):
         task.between_steps()
         tokens = search.prefix[:, -1:]
         log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
-        penalise_repeats(log_probs, search.prefix, config)
+        penalise_repeats(log_probs, search.prefix, config, runs)
         constrain(log_probs, step, limits, config.min_len, eos_id, rows_forced)
         ranked = candidates(log_probs, live, constraints, k, anywhere)
         search.end(ending(ranked, eos_id, k, step >= limit), attention)

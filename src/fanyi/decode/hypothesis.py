@@ -18,6 +18,7 @@ from ..model.decoding import StateT
 from .allowed import AllowedOutput, allowed_output, log_probs_over
 from .options import SearchOptions
 from .prefix import force_prefix, prefix_lengths
+from .run_tables import RunTables
 
 
 @dataclass
@@ -59,6 +60,7 @@ class SearchTask:
     eos_id: int = EOS_ID
     between_steps: StepHook = no_pause
     forced: Tensor | None = None  # b x p: each source's target prefix (``prefix.py``)
+    runs: RunTables | None = None  # the vocabularies' runs, for ``max_repeat_run``
 
     def part(self, src: Tensor, forced: Tensor | None) -> SearchTask:
         """The same search of other sources (``src``) with their target prefixes."""

@@ -73,6 +73,9 @@ class SearchOptions:
     seed: int | None = None  # sampling seed; None = torch's global generator
     repetition_penalty: float = 1.0  # CTRL's: a token already produced, log-prob × this; 1 = off
     no_repeat_ngram_size: int = 0  # forbid repeating any n-gram of this size; 0 = off
+    # forbid a piece that makes a run of this many of one character or one piece in a row
+    # that the source does not hold ("Professssor"; decode/repetition.py); 0 = off
+    max_repeat_run: int = 0
     # GNMT α of a search held to constraints (decode/constraints.py): one that ranks long
     # detours high lets a phrase be forced in where it does not belong (chosen on dev)
     constrained_length_penalty: float = 0.6
@@ -86,8 +89,11 @@ class SearchOptions:
             ("max_len_b", 0, MAX_LENGTH),
             ("min_len", 0, MAX_LENGTH),
             ("no_repeat_ngram_size", 0, MAX_LENGTH),
+            ("max_repeat_run", 0, MAX_LENGTH),
         ):
             within(name, getattr(self, name), low, high)
+        if self.max_repeat_run == 1:
+            raise ValueError("max_repeat_run must be 0 (off) or at least 2, not 1")
         if not 0 <= self.max_len_a <= MAX_LENGTH:  # False for NaN too
             raise ValueError(f"max_len_a must be between 0 and {MAX_LENGTH}, not {self.max_len_a}")
         if not self.sampling and self.n_best > self.beam:
@@ -183,6 +189,7 @@ SEARCH_HELP = {
     "seed": "sampling seed",
     "repetition_penalty": "a token already produced: its log-probability × this; 1 = off",
     "no_repeat_ngram_size": "no n-gram of this size twice; 0 = off",
+    "max_repeat_run": "no run of this many of one character or piece the source lacks; 0 = off",
     "constrained_length_penalty": "GNMT α of a search held to constraints",
     "long_input": "a sentence longer than the model reads: split, or error",
     "attention": "include pieces and cross-attention (last layer, mean of heads)",

@@ -37,7 +37,7 @@ from .long_input import check_lengths, join_pieces, split_long_sources
 from .options import SearchOptions
 from .parallel import in_parallel
 from .prefix import check_prefixes, first_pieces
-from .repetition import penalise_repeats
+from .repetition import RunGuard, penalise_repeats
 from .top_k import top_k
 
 Pick = Callable[[Tensor], Tensor]  # log-probabilities b x V → next tokens b
@@ -154,11 +154,12 @@ def single_path_search(model: Model, task: SearchTask, pick: Pick) -> list[Hypot
     state = model.start_decoding(src)
     live = _Paths.start(task, limits)
     outputs = _Outputs.start(src, seen.last_step, pad_id, config.attention)
+    runs = RunGuard.start(task.runs, src, config.max_repeat_run)
     for step in itertools.count():
         task.between_steps()
         tokens = live.prefix[:, -1:]
         log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
-        penalise_repeats(log_probs, live.prefix, config)
+        penalise_repeats(log_probs, live.prefix, config, runs, live.slot)
         constrain(
             log_probs, step, live.limits, config.min_len, eos_id, live.forced, seen.first_limit
         )

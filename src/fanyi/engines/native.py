@@ -20,7 +20,8 @@ from ..decode.hypothesis import Hypothesis, SearchTask, StepHook, no_pause
 from ..decode.options import Dtype, LoadOptions, SearchOptions
 from ..decode.prefix import forced_tokens
 from ..decode.rerank import log_likelihoods
-from ..decode.search import decode
+from ..decode.run_tables import RunTables
+from ..decode.search import search_task
 from ..device import resolve_device
 from ..model import Model
 from ..sections import Checkpoint
@@ -40,6 +41,7 @@ class NativeEngine:
         self.options = options
         self.device = next(model.parameters()).device
         self.model = prepare_model(model, options.dtype, options.compile)
+        self._runs: RunTables | None = None  # read from the vocabularies when first needed
 
     @classmethod
     def load(cls, path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
@@ -81,8 +83,8 @@ class NativeEngine:
         for batch in token_batches(order, lengths, self.options.batch_tokens):
             src = pad_rows([sources[i] for i in batch], c.pad_id).to(self.device)
             forced = forced_tokens(prefixes and [prefixes[i] for i in batch], self.device)
-            ids = c.bos_id, c.eos_id
-            found = decode(self.model, src, options, *ids, between_steps, workers, forced)
+            task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
+            found = search_task(self.model, self._with_runs(task), workers)
             for i, hypotheses in zip(batch, found, strict=True):
                 results[i] = hypotheses
         for i in (i for i, phrases in enumerate(held) if phrases):
@@ -102,7 +104,16 @@ class NativeEngine:
         src = torch.tensor([source], device=self.device)
         forced, c = forced_tokens([prefix], self.device), self.checkpoint.model
         task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
-        return constrained_search(self.model, task, phrases)
+        return constrained_search(self.model, self._with_runs(task), phrases)
+
+    def _with_runs(self, task: SearchTask) -> SearchTask:
+        """``task`` with the vocabularies' runs where its options guard against runs."""
+        if not task.options.max_repeat_run:
+            return task
+        if self._runs is None:
+            sizes = self.checkpoint.model.src_vocab_size, self.checkpoint.model.tgt_vocab_size
+            self._runs = RunTables.of_vocabularies(*self.checkpoint.vocabularies(), sizes)
+        return dataclasses.replace(task, runs=self._runs)
 
     def log_likelihoods(
         self,

@@ -1,0 +1,149 @@
+"""What ``max_repeat_run`` (``repetition.py``) reads of a model's vocabularies, made once per
+vocabulary: each piece's runs of one character (``text/runs.py`` says what runs), and the pieces
+grouped by the character they start with, so that a step forbids a run's next pieces by
+gathering them rather than by comparing every piece of the vocabulary with every row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from itertools import groupby
+
+import torch
+from torch import Tensor
+
+from ..data.vocab import BOS, EOS, PAD, UNK, Vocab
+from ..text.runs import NUMERIC, WORD_START, runs_char
+
+NONE = -1  # the character of a piece end that starts or continues no run, an id of no piece
+
+
+@dataclass(frozen=True)
+class PieceRuns:
+    """Each piece's runs of one character, as code points (:data:`NONE`: a space, a digit, a
+    special piece): the run it starts with, the run it ends with, whether it is one run
+    whole, its longest run, and whether it is part of a number (V each)."""
+
+    lead_char: Tensor
+    lead_len: Tensor
+    trail_char: Tensor
+    trail_len: Tensor
+    whole: Tensor  # bool: the piece is one character, however many times
+    inner_char: Tensor
+    inner_len: Tensor
+    numeric: Tensor  # bool: only digits and their separators (or nothing)
+    digit: Tensor  # bool: holds a digit
+
+    @classmethod
+    def of(cls, pieces: Sequence[str], size: int) -> PieceRuns:
+        """The tables of ``pieces`` (an empty string: a special piece), ``size`` rows."""
+        rows = [_piece_runs(piece) for piece in pieces]
+        rows += [_piece_runs("")] * (size - len(rows))
+        columns = [torch.tensor(column) for column in zip(*rows, strict=True)]
+        for bools in (4, 7, 8):
+            columns[bools] = columns[bools].bool()
+        return cls(*columns)
+
+    def to(self, device: torch.device) -> PieceRuns:
+        return PieceRuns(*(getattr(self, f.name).to(device) for f in fields(self)))
+
+
+def _piece_runs(piece: str) -> tuple[int, ...]:
+    """``PieceRuns``' row of one piece: its runs as (char, length) groups."""
+    groups = [(ord(c) if runs_char(c) else NONE, len(list(g))) for c, g in groupby(piece)]
+    if not groups:
+        return NONE, 0, NONE, 0, 0, NONE, 0, 1, 0
+    inner = max(groups, key=lambda g: g[1] if g[0] != NONE else 0)
+    whole = len(groups) == 1 and groups[0][0] != NONE
+    numeric = NUMERIC.fullmatch(piece.replace(WORD_START, " ")) is not None
+    inner = inner if inner[0] != NONE else (NONE, 0)
+    digit = any(c.isdigit() for c in piece)
+    return (*groups[0], *groups[-1], int(whole), *inner, int(numeric), int(digit))
+
+
+@dataclass(frozen=True)
+class LeadIndex:
+    """The pieces that start with a character, by character: ``flat`` holds them grouped by
+    character (K characters), longest leading run first; a group starts at ``start`` and its
+    first ``at_least[k, j]`` pieces start with j or more of its character. ``key`` is each
+    piece's last character's group (:data:`NONE`: no piece starts with it); ``width`` the
+    largest group."""
+
+    flat: Tensor
+    start: Tensor  # K
+    at_least: Tensor  # K x (J + 2), J the longest leading run
+    key: Tensor  # V
+    width: int
+
+    @classmethod
+    def of(cls, runs: PieceRuns) -> LeadIndex:
+        """The index of ``runs``' leading runs."""
+        ids = (runs.lead_char != NONE).nonzero()[:, 0]
+        chars, group = torch.unique(runs.lead_char[ids], return_inverse=True)
+        lengths = runs.lead_len[ids]
+        order = sorted(range(ids.numel()), key=lambda i: (int(group[i]), -int(lengths[i])))
+        k = chars.numel()
+        counts = torch.bincount(group, minlength=k)
+        longest = int(lengths.max()) if ids.numel() else 0
+        at_least = torch.stack(
+            [torch.bincount(group[lengths >= j], minlength=k) for j in range(longest + 2)], dim=1
+        )
+        key = torch.full_like(runs.trail_char, NONE)
+        if k:
+            place = torch.searchsorted(chars, runs.trail_char).clamp(max=k - 1)
+            key = torch.where(chars[place] == runs.trail_char, place, NONE)
+        start = torch.cumsum(counts, 0) - counts
+        return cls(ids[order], start, at_least, key, int(counts.max()) if k else 0)
+
+    def to(self, device: torch.device) -> LeadIndex:
+        moved = (getattr(self, f.name) for f in fields(self) if f.name != "width")
+        return LeadIndex(*moved, width=self.width)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class RunTables:
+    """What ``max_repeat_run`` reads of a model's two vocabularies: each source and target
+    piece's runs, the target pieces by leading character, and each source piece's target id
+    (:data:`NONE`: none)."""
+
+    source: PieceRuns
+    target: PieceRuns
+    leads: LeadIndex
+    source_to_target: Tensor
+
+    @classmethod
+    def of(cls, source: Sequence[str], target: Sequence[str], sizes: tuple[int, int]) -> RunTables:
+        """The tables of the pieces ``source`` and ``target`` ("" for a special piece), with
+        the model's vocabulary ``sizes`` (source, target) rows."""
+        ids = {piece: i for i, piece in enumerate(target) if piece}
+        mapped = [ids.get(piece, NONE) if piece else NONE for piece in source]
+        mapped += [NONE] * (sizes[0] - len(mapped))
+        target_runs = PieceRuns.of(target, sizes[1])
+        same = source == target and sizes[0] == sizes[1]  # a joint vocabulary: read once
+        source_runs = target_runs if same else PieceRuns.of(source, sizes[0])
+        return cls(source_runs, target_runs, LeadIndex.of(target_runs), torch.tensor(mapped))
+
+    @classmethod
+    def of_vocabularies(cls, source: Vocab, target: Vocab, sizes: tuple[int, int]) -> RunTables:
+        """The tables of two SentencePiece vocabularies: their special, tag and byte pieces
+        hold no run."""
+        target_texts = texts_of(target)
+        source_texts = target_texts if source is target else texts_of(source)
+        return cls.of(source_texts, target_texts, sizes)
+
+    def to(self, device: torch.device) -> RunTables:
+        if self.source_to_target.device == device:
+            return self
+        return RunTables(
+            self.source.to(device),
+            self.target.to(device),
+            self.leads.to(device),
+            self.source_to_target.to(device),
+        )
+
+
+def texts_of(vocab: Vocab) -> list[str]:
+    """Each piece of ``vocab`` as text, "" for a special, tag or byte piece."""
+    special = {PAD, UNK, BOS, EOS, *vocab.tags}
+    pieces = (vocab.id_to_piece(i) for i in range(len(vocab)))
+    return ["" if p in special or (p.startswith("<0x") and p.endswith(">")) else p for p in pieces]
