@@ -6,7 +6,7 @@ gathering them rather than by comparing every piece of the vocabulary with every
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from itertools import groupby
 
 import torch
@@ -96,8 +96,13 @@ class LeadIndex:
         return cls(ids[order], start, at_least, key, int(counts.max()) if k else 0)
 
     def to(self, device: torch.device) -> LeadIndex:
-        moved = (getattr(self, f.name) for f in fields(self) if f.name != "width")
-        return LeadIndex(*moved, width=self.width)  # type: ignore[call-arg]
+        return LeadIndex(
+            self.flat.to(device),
+            self.start.to(device),
+            self.at_least.to(device),
+            self.key.to(device),
+            self.width,
+        )
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,8 @@ class RunTables:
     target: PieceRuns
     leads: LeadIndex
     source_to_target: Tensor
+    # copies on other devices, made once each: a GPU search does not upload them every batch
+    copies: dict[torch.device, RunTables] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, source: Sequence[str], target: Sequence[str], sizes: tuple[int, int]) -> RunTables:
@@ -132,14 +139,17 @@ class RunTables:
         return cls.of(source_texts, target_texts, sizes)
 
     def to(self, device: torch.device) -> RunTables:
+        """These tables on ``device``."""
         if self.source_to_target.device == device:
             return self
-        return RunTables(
-            self.source.to(device),
-            self.target.to(device),
-            self.leads.to(device),
-            self.source_to_target.to(device),
-        )
+        if device not in self.copies:
+            self.copies[device] = RunTables(
+                self.source.to(device),
+                self.target.to(device),
+                self.leads.to(device),
+                self.source_to_target.to(device),
+            )
+        return self.copies[device]
 
 
 def texts_of(vocab: Vocab) -> list[str]:

@@ -13,6 +13,8 @@ from fanyi.decode.constraints import constrained_search
 from fanyi.decode.repetition import trailing_run
 from fanyi.decode.run_tables import NONE, PieceRuns, RunTables
 from fanyi.text.runs import degenerate, degenerate_runs
+from foreign_device import foreign_device
+from tiny_model import tiny_model
 
 # the hand model's ids 3, 4, 5 spell these pieces (0-2: pad, BOS, EOS)
 LETTERS = ["", "", "", "s", "ss", "\u2581x"]  # "s" runs on; "▁x" starts a word
@@ -166,3 +168,20 @@ def test_a_search_without_the_vocabularies_runs_unguarded():
 def test_a_run_of_one_is_refused(value):
     with pytest.raises(ValueError, match="max_repeat_run"):
         SearchOptions(max_repeat_run=value)
+
+
+@pytest.mark.parametrize("name", SEARCHES)
+def test_its_tensors_follow_the_source_device(name):
+    """A tiny Transformer whose pieces are mostly "s": the guard forbids at most steps."""
+    search, more = SEARCHES[name]
+    pieces = ["", "", "", ""] + ["s", "ss", "\u2581x", "a"] * 9
+    runs = RunTables.of(pieces, pieces, (40, 40))  # made once per vocabulary, on the host
+    src = torch.tensor([[4, 5, 6, 3], [4, 4, 5, 3]])
+    task = SearchTask(src, options(3, **more), 2, 3, runs=runs)
+    model = tiny_model(3, vocab=40)
+    expected = search(model, task)
+    with foreign_device():
+        found = search(model, task)
+    assert [[h.tokens for h in hyps] for hyps in found] == [
+        [h.tokens for h in hyps] for hyps in expected
+    ]
