@@ -5,6 +5,7 @@ gathering them rather than by comparing every piece of the vocabulary with every
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from itertools import groupby
@@ -16,6 +17,7 @@ from ..data.vocab import BOS, EOS, PAD, UNK, Vocab
 from ..text.runs import NUMERIC, WORD_START, runs_char
 
 NONE = -1  # the character of a piece end that starts or continues no run, an id of no piece
+Rows = dict[str, tuple[int, ...]]  # a piece's text → its row of the tables
 
 
 @dataclass(frozen=True)
@@ -35,9 +37,11 @@ class PieceRuns:
     digit: Tensor  # bool: holds a digit
 
     @classmethod
-    def of(cls, pieces: Sequence[str], size: int) -> PieceRuns:
-        """The tables of ``pieces`` (an empty string: a special piece), ``size`` rows."""
-        rows = [_piece_runs(piece) for piece in pieces]
+    def of(cls, pieces: Sequence[str], size: int, memo: Rows | None = None) -> PieceRuns:
+        """The tables of ``pieces`` (an empty string: a special piece), ``size`` rows (``memo``:
+        the rows of texts already read)."""
+        memo = {} if memo is None else memo
+        rows = [memo[p] if p in memo else memo.setdefault(p, _piece_runs(p)) for p in pieces]
         rows += [_piece_runs("")] * (size - len(rows))
         columns = [torch.tensor(column) for column in zip(*rows, strict=True)]
         for bools in (4, 7, 8):
@@ -109,7 +113,8 @@ class LeadIndex:
 class RunTables:
     """What ``max_repeat_run`` reads of a model's two vocabularies: each source and target
     piece's runs, the target pieces by leading character, and each source piece's target id
-    (:data:`NONE`: none)."""
+    (:data:`NONE`: none). A source piece's runs are those of its NFKC form: "……" holds six
+    dots, which a translation into English may write."""
 
     source: PieceRuns
     target: PieceRuns
@@ -125,9 +130,10 @@ class RunTables:
         ids = {piece: i for i, piece in enumerate(target) if piece}
         mapped = [ids.get(piece, NONE) if piece else NONE for piece in source]
         mapped += [NONE] * (sizes[0] - len(mapped))
-        target_runs = PieceRuns.of(target, sizes[1])
-        same = source == target and sizes[0] == sizes[1]  # a joint vocabulary: read once
-        source_runs = target_runs if same else PieceRuns.of(source, sizes[0])
+        memo: Rows = {}  # a joint vocabulary's pieces are read once
+        target_runs = PieceRuns.of(target, sizes[1], memo)
+        compatible = [unicodedata.normalize("NFKC", piece) for piece in source]
+        source_runs = PieceRuns.of(compatible, sizes[0], memo)
         return cls(source_runs, target_runs, LeadIndex.of(target_runs), torch.tensor(mapped))
 
     @classmethod

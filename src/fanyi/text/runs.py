@@ -6,12 +6,13 @@ here count them in the tests and benchmarks.
 A run is a unit (one character or more, starting with a non-space) repeated at least
 :data:`RUN_LENGTH` times, repeats apart by whitespace or none. Digits never run: a number's
 zeros are not a stutter, and "1万" is rightly "10000". The source holds a run when it holds the
-same unit as many times in a row.
+same unit as many times in a row, as written or in its NFKC form.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 RUN_LENGTH = 4  # a unit written this many times in a row: degenerate
 WORD_START = "\u2581"  # SentencePiece's mark of a word's start: a space
@@ -36,8 +37,10 @@ def repeated(n: int = RUN_LENGTH) -> re.Pattern[str]:
 
 
 def holds_run(text: str, unit: str, n: int = RUN_LENGTH) -> bool:
-    """Whether ``text`` holds ``unit`` ``n`` times in a row (whitespace between allowed)."""
-    return re.search(rf"(?:{re.escape(unit)}\s*){{{n - 1}}}{re.escape(unit)}", text) is not None
+    """Whether ``text``, as written or in its NFKC form ("……" holds six dots), holds ``unit``
+    ``n`` times in a row (whitespace between allowed)."""
+    run = re.compile(rf"(?:{re.escape(unit)}\s*){{{n - 1}}}{re.escape(unit)}")
+    return any(run.search(form) for form in (text, unicodedata.normalize("NFKC", text)))
 
 
 def degenerate_runs(output: str, source: str, n: int = RUN_LENGTH) -> list[str]:

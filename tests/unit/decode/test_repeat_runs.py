@@ -9,7 +9,7 @@ import torch
 from hand_model import BOS, EOS, HandModel
 
 from fanyi.decode import SearchOptions, SearchTask, beam_search, greedy_decode, sample
-from fanyi.decode.constraints import constrained_search
+from fanyi.decode.held_batch import constrained_search
 from fanyi.decode.repetition import trailing_run
 from fanyi.decode.run_tables import NONE, PieceRuns, RunTables
 from fanyi.text.runs import degenerate, degenerate_runs
@@ -37,6 +37,7 @@ WORD = ["", "", "", "\u2581de", "ly", "\u2581x"]  # "▁de ly": a word of two pi
         ("10000 yuan and 1,000,000,000,000", "1万元", []),  # numbers
         ("wait....", "等等", ["...."]),
         ("wait...", "等等", []),
+        ("that is to say......", "也就是说……", []),  # NFKC: "……" is six dots
     ],
 )
 def test_a_run_is_a_unit_four_times_in_a_row_that_the_source_lacks(output, source, runs):
@@ -157,6 +158,21 @@ def test_the_constrained_search_writes_no_run():
     free = SearchTask(torch.tensor(NO_RUN), options(0, beam=4), BOS, EOS, runs=runs)
     (unguarded, *_) = constrained_search(HandModel(stutter), free, [[[4]]])
     assert "ssss" in "".join(LETTERS[t] for t in unguarded.tokens)
+
+
+def test_a_source_holds_a_run_in_its_nfkc_form():
+    """ "……" is six dots: a translation of it may write "......", one of "..." may not."""
+    pieces = ["", "", "", "\u2026\u2026", ".", "..."]
+    tables = RunTables.of(pieces, pieces, (6, 6))
+    config = options(4, max_len_b=6)
+    for src, tokens in (([[3]], [4, 4, 4, 4, 4, 4]), ([[5]], [4, 4, 4, 3, 4, 4])):
+        task = SearchTask(torch.tensor(src), config, BOS, EOS, runs=tables)
+        assert greedy_decode(HandModel(dots), task)[0][0].tokens == tokens
+
+
+def dots(source: tuple[int, ...], prefix: tuple[int, ...]) -> dict[int, float]:
+    """ "." again and again, then "……"."""
+    return {4: 0.6, 3: 0.3, EOS: 0.1}
 
 
 def test_a_search_without_the_vocabularies_runs_unguarded():
