@@ -18,7 +18,9 @@ pytestmark = [
 ]
 # Padding shifts the last bits of attention sums; bf16 and int8 round them further
 SCORE_TOLERANCE = {"fp32": 1e-4, "bf16": 0.03, "int8": 0.03}
-PYTHON_DOCS = BUNDLED.parents[3] / "tests" / "fixtures" / "data" / "python-docs" / "test.tsv"
+DATA = BUNDLED.parents[3] / "tests" / "fixtures" / "data"
+PYTHON_DOCS = DATA / "python-docs" / "test.tsv"
+TATOEBA = DATA / "tatoeba-cmn-eng" / "bundled-test.txt"
 
 
 HAS_CT2 = importlib.util.find_spec("ctranslate2") is not None
@@ -28,6 +30,14 @@ def held_out_lines(n: int = 16) -> list[str]:
     """Held-out python-docs pairs, both sides: Chinese and English lines of mixed lengths."""
     rows = [line.split("\t") for line in PYTHON_DOCS.read_text(encoding="utf-8").splitlines()]
     return [row[0] for row in rows[: n // 2]] + [row[1] for row in rows[: n // 2]]
+
+
+def mixed_lines() -> list[str]:
+    """50 held-out lines of both languages, from a few words to a paragraph: python-docs pairs
+    and, further on in its file, Tatoeba pairs of the bundled model's test slice."""
+    rows = [line.split("\t") for line in TATOEBA.read_text(encoding="utf-8").splitlines()]
+    tatoeba = [row[0] for row in rows[200:210]] + [row[1] for row in rows[200:210]]
+    return held_out_lines(30) + tatoeba
 
 
 @pytest.mark.parametrize("dtype", ["fp32", "bf16", "int8"])
@@ -46,17 +56,17 @@ def test_the_ctranslate2_engine_translates_a_line_alone_and_inside_a_file_the_sa
 
 
 def assert_alone_equals_inside(translator: Translator, dtype: str) -> None:
-    """Every other held-out line translated alone equals its translation inside the shuffled
+    """Each of 50 held-out lines translated alone equals its translation inside the shuffled
     file: the same tokens, the score within the dtype's tolerance."""
-    lines = held_out_lines()
+    lines = mixed_lines()
     shuffled = random.Random(dtype).sample(lines, len(lines))
     inside = dict(zip(shuffled, translator.translate(shuffled), strict=True))
-    for line in lines[::2]:
-        (alone,) = translator.translate([line])
-        together = inside[line]
-        assert alone.candidates[0].tokens == together.candidates[0].tokens, line
-        score = together.candidates[0].score
-        assert alone.candidates[0].score == pytest.approx(score, rel=SCORE_TOLERANCE[dtype])
+    alone = {line: translator.translate([line])[0].candidates[0] for line in lines}
+    differ = [line for line in lines if alone[line].tokens != inside[line].candidates[0].tokens]
+    assert differ == [], f"{len(differ)} of {len(lines)} lines differ"
+    for line in lines:
+        score = inside[line].candidates[0].score
+        assert alone[line].score == pytest.approx(score, rel=SCORE_TOLERANCE[dtype])
 
 
 def test_a_target_prefix_in_the_batch_changes_no_other_line():

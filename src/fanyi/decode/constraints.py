@@ -19,8 +19,9 @@ it, and then written through, which copies a long address where the model put it
 misspelt it; Post and Vilar's search, where a phrase may begin at any step, runs only where that
 finds fewer than the n-best.
 
-A source with constraints is searched alone, its bookkeeping on the host (k rows: a few
-transfers a step); the model's steps are ``beam.py``'s.
+This module holds a search's parts: a hypothesis's progress, each step's candidates, EOS and
+the beam's allocation among banks. ``held_batch.py`` runs the search: each source's bookkeeping on
+the host (k rows: a few transfers a step), the model's steps taken for a batch of sources at once.
 """
 
 from __future__ import annotations
@@ -30,23 +31,6 @@ from dataclasses import dataclass
 
 import torch
 from torch import Tensor
-
-from ..model import Model
-from .hypothesis import (
-    NO_TRANSLATION,
-    Bias,
-    Hypothesis,
-    SearchTask,
-    constrain,
-    finish,
-    length_penalty,
-    piece_bias,
-    step_log_probs,
-    target_limits,
-)
-from .options import SearchOptions
-from .prefix import prefix_lengths
-from .repetition import RunGuard, penalise_repeats
 
 Spellings = list[list[int]]  # one phrase: each way the target vocabulary spells it
 Phrase = Sequence[Sequence[int]]  # a phrase's spellings in target ids (at a word's start, …)
@@ -177,135 +161,3 @@ def allocate(ranked: list[_Candidate], k: int) -> list[_Candidate]:
     taken = {id(c) for c in chosen}
     chosen += [c for c in ranked if id(c) not in taken][: k - len(chosen)]
     return sorted(chosen, key=lambda c: c.log_prob, reverse=True)
-
-
-@dataclass
-class _Search:
-    """One source's constrained search as it goes: its rows' tokens and attention, and the
-    hypotheses that ended (``met``: with every constraint; ``cut``: at the length limit)."""
-
-    prefix: Tensor  # k x t: BOS, the tokens so far
-    history: Tensor | None  # k x t x s: each row's attention, when asked for
-    met: list[Hypothesis]
-    cut: list[Hypothesis]
-    alpha: float
-
-    def end(self, ended: list[_Candidate], attention: Tensor | None) -> None:
-        """Set aside the hypotheses that end with this step's EOS."""
-        for c in ended:
-            tokens = self.prefix[c.row, 1:].tolist()
-            att = None
-            if attention is not None:
-                past = self.history[c.row] if self.history is not None else attention[:0]
-                att = torch.cat([past, attention[c.row, None]])
-            hyp = finish(tokens, c.log_prob, self.alpha, att)
-            (self.met if c.progress.complete else self.cut).append(hyp)
-
-    def advance(self, chosen: list[_Candidate], attention: Tensor | None, k: int) -> Tensor:
-        """Continue ``chosen`` (at most k; the rest of the k rows repeat the first); the rows
-        they extend, for the decoder state."""
-        rows = [c.row for c in chosen] + [chosen[0].row] * (k - len(chosen))
-        index = torch.tensor(rows, device=self.prefix.device)
-        tokens = [c.token for c in chosen] + [chosen[0].token] * (k - len(chosen))
-        step = torch.tensor(tokens, device=self.prefix.device)[:, None]
-        self.prefix = torch.cat([self.prefix[index], step], dim=1)
-        if attention is not None:
-            step_att = attention[index, None]
-            past = self.history
-            self.history = step_att if past is None else torch.cat([past[index], step_att], 1)
-        return index
-
-    def finished(self, config: SearchOptions, live_best: float, bound: float) -> bool:
-        """Whether k hypotheses have met every constraint, or n-best have and no live one (best
-        log P ``live_best``; ``bound``: lp at the length limit) can still beat them (as in
-        ``finished.py``)."""
-        if len(self.met) >= config.beam:
-            return True
-        if len(self.met) < config.n_best or self.alpha < 0:
-            return False
-        scores = sorted((h.score for h in self.met), reverse=True)
-        return live_best / bound < scores[config.n_best - 1]
-
-
-@torch.inference_mode()
-def constrained_search(
-    model: Model, task: SearchTask, constraints: Constraints
-) -> list[Hypothesis]:
-    """The ``options.n_best`` best translations of ``task``'s one source (1 x s) that hold every
-    constraint (target ids, each a phrase), through its target prefix; beam width
-    ``options.beam``."""
-    config, src, forced = task.options, task.src, task.forced
-    if config.sampling:
-        raise ValueError("constraints need beam search (or greedy decoding), not sampling")
-    special = {task.bos_id, task.eos_id, model.config.pad_id}
-    check_constraints(constraints, model.config.tgt_vocab_size, special)
-    limit = _limit(model, src, config, forced, sum(max(map(len, c)) for c in constraints))
-    spelt = [i for forms in constraints for form in forms for i in form]
-    exempt = torch.tensor(spelt, device=src.device)
-    if forced is not None:
-        exempt = torch.cat([exempt, forced.flatten()])
-    bias = piece_bias(model, config, src, exempt)  # a constraint is never refused nor penalised
-    met, cut = _search(model, task, constraints, bias, limit, anywhere=False)
-    if len(met) < config.n_best:  # too few where the model put them: anywhere
-        more, cut = _search(model, task, constraints, bias, limit, anywhere=True)
-        met += [h for h in more if all(h.tokens != m.tokens for m in met)]
-    if not met and not cut:
-        raise ValueError(NO_TRANSLATION)
-    return sorted(met or cut, key=lambda h: h.score, reverse=True)[: config.n_best]
-
-
-def _search(
-    model: Model,
-    task: SearchTask,
-    constraints: Constraints,
-    bias: Bias | None,
-    limit: int,
-    anywhere: bool,
-) -> tuple[list[Hypothesis], list[Hypothesis]]:
-    """One constrained beam search of ``task``, each phrase started where the model starts it,
-    or ``anywhere`` (Post and Vilar's candidates): the hypotheses that hold every phrase, and
-    those that ended at the length limit without."""
-    config, src, eos_id = task.options, task.src, task.eos_id
-    k, bos_id = config.beam, task.bos_id
-    state = model.start_decoding(src, beams=k)
-    search = _Search(src.new_full((k, 1), bos_id), None, [], [], config.length_penalty)
-    live = [_Candidate(0.0, 0, bos_id, Progress((False,) * len(constraints)), 0)]
-    limits, rows_forced = torch.full((k,), limit, device=src.device), _rows(task.forced, k)
-    runs = RunGuard.start(task.runs, src, config.max_repeat_run)
-    for step in range(limit + 1):
-        task.between_steps()
-        tokens = search.prefix[:, -1:]
-        log_probs, attention = step_log_probs(model, tokens, state, config.attention, bias)
-        penalise_repeats(log_probs, search.prefix, config, runs)
-        constrain(log_probs, step, limits, config.min_len, eos_id, rows_forced)
-        ranked = candidates(log_probs, live, constraints, k, anywhere)
-        search.end(ending(ranked, eos_id, k, step >= limit), attention)
-        live = allocate([c for c in ranked if c.token != eos_id], k)
-        bound = length_penalty(limit + 1, config.length_penalty)
-        if not live or search.finished(config, live[0].log_prob, bound):
-            break
-        state.reorder(search.advance(live, attention, k))
-        live = [_in_row(c, i) for i, c in enumerate(live)]
-    return search.met, search.cut
-
-
-def _in_row(candidate: _Candidate, row: int) -> _Candidate:
-    """``candidate`` as the live hypothesis in ``row`` of the next step."""
-    return _Candidate(candidate.log_prob, row, candidate.token, candidate.progress, candidate.bank)
-
-
-def _rows(forced: Tensor | None, k: int) -> Tensor | None:
-    return None if forced is None else forced.expand(k, -1)
-
-
-def _limit(
-    model: Model, src: Tensor, config: SearchOptions, forced: Tensor | None, total: int
-) -> int:
-    """Most tokens before EOS: the search's limit, raised to hold the target prefix and every
-    constraint (within the model's positions, else a ValueError)."""
-    limit = int(target_limits(model, src, config, forced)[0])
-    prefix = 0 if forced is None else int(prefix_lengths(forced)[0])
-    most = model.config.max_len - 1
-    if prefix + total > most:
-        raise ValueError(f"the constraints and prefix hold {prefix + total} tokens; at most {most}")
-    return max(limit, prefix + total)

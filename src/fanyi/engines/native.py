@@ -8,14 +8,17 @@ and cached (``dtype.py``). The constructor takes a model already chosen for.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
 from ..data.batching import pad_rows, token_batches
 from ..decode import ensemble
-from ..decode.constraints import Spellings, constrained_search
+from ..decode.constraints import Spellings
+from ..decode.held_batch import constrained_searches
 from ..decode.hypothesis import Hypothesis, SearchTask, StepHook, no_pause
 from ..decode.options import Dtype, LoadOptions, SearchOptions
 from ..decode.prefix import forced_tokens
@@ -26,6 +29,12 @@ from ..device import resolve_device
 from ..model import Model
 from ..sections import Checkpoint
 from .dtype import choose_dtype, prepare_model, weights_key
+
+# Sources are padded to a multiple of this many positions: a CPU's vectorised sums over the keys
+# (softmax, weights x values) then add a source's own terms in the same order whatever the batch's
+# longest source, so that a line's encoding, and in int8 its decoding, is bitwise the same alone
+# and in any batch (tests/system/test_batch_invariance.py)
+WIDTH_STEP = 16
 
 
 class NativeEngine:
@@ -71,40 +80,40 @@ class NativeEngine:
         constraints: list[list[Spellings]] | None = None,
     ) -> list[list[Hypothesis]]:
         """Each source's hypotheses, best first, through its target prefix, in batches of at most
-        ``batch_tokens`` padded source tokens, shortest first; a source with ``constraints``
-        (target phrases) alone, held to them (``constraints.py``)."""
+        ``batch_tokens`` padded source tokens, shortest first; the sources with ``constraints``
+        (target phrases) in batches of their own, each held to its phrases (``held_batch.py``)."""
         held = constraints or [[] for _ in sources]
-        order = sorted(
-            (i for i in range(len(sources)) if not held[i]), key=lambda i: len(sources[i])
-        )
         results: list[list[Hypothesis]] = [[] for _ in sources]
-        c, workers = self.checkpoint.model, self.options.workers
-        lengths = [len(s) for s in sources]
-        for batch in token_batches(order, lengths, self.options.batch_tokens):
-            src = pad_rows([sources[i] for i in batch], c.pad_id).to(self.device)
-            forced = forced_tokens(prefixes and [prefixes[i] for i in batch], self.device)
-            task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
-            found = search_task(self.model, self._with_runs(task), workers)
+        free = [i for i in range(len(sources)) if not held[i]]
+        for batch, task in self._tasks(sources, free, options, between_steps, prefixes):
+            found = search_task(self.model, task, self.options.workers)
             for i, hypotheses in zip(batch, found, strict=True):
                 results[i] = hypotheses
-        for i in (i for i, phrases in enumerate(held) if phrases):
-            prefix = prefixes[i] if prefixes else []
-            results[i] = self._held_to(sources[i], held[i], options, between_steps, prefix)
+        bound = [i for i in range(len(sources)) if held[i]]  # searched together, held
+        for batch, task in self._tasks(sources, bound, options, between_steps, prefixes):
+            found = constrained_searches(self.model, task, [held[i] for i in batch])
+            for i, hypotheses in zip(batch, found, strict=True):
+                results[i] = hypotheses
         return results
 
-    def _held_to(
+    def _tasks(
         self,
-        source: list[int],
-        phrases: list[Spellings],
+        sources: list[list[int]],
+        picked: list[int],
         options: SearchOptions,
         between_steps: StepHook,
-        prefix: list[int],
-    ) -> list[Hypothesis]:
-        """One source's hypotheses that hold every one of ``phrases``."""
-        src = torch.tensor([source], device=self.device)
-        forced, c = forced_tokens([prefix], self.device), self.checkpoint.model
-        task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
-        return constrained_search(self.model, self._with_runs(task), phrases)
+        prefixes: list[list[int]] | None,
+    ) -> Iterator[tuple[list[int], SearchTask]]:
+        """The sources ``picked`` in batches of at most ``batch_tokens`` padded source tokens,
+        shortest first, each batch's indices with its search."""
+        c, lengths = self.checkpoint.model, [len(s) for s in sources]
+        order = sorted(picked, key=lambda i: lengths[i])
+        for batch in token_batches(order, lengths, self.options.batch_tokens):
+            src = pad_rows([sources[i] for i in batch], c.pad_id)
+            src = F.pad(src, (0, -src.size(1) % WIDTH_STEP), value=c.pad_id).to(self.device)
+            forced = forced_tokens(prefixes and [prefixes[i] for i in batch], self.device)
+            task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
+            yield batch, self._with_runs(task)
 
     def _with_runs(self, task: SearchTask) -> SearchTask:
         """``task`` with the vocabularies' runs where its options guard against runs."""

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from fanyi.decode import SearchOptions, decode
-from fanyi.decode.constraints import constrained_search
+from fanyi.decode.held_batch import constrained_search
 from fanyi.decode.hypothesis import NO_TRANSLATION, SearchTask
 from fanyi.decode.prefix import forced_tokens
 from tiny_model import tiny_model

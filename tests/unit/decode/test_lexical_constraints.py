@@ -10,9 +10,9 @@ from fanyi.decode.constraints import (
     Progress,
     _Candidate,
     allocate,
-    constrained_search,
     ending,
 )
+from fanyi.decode.held_batch import constrained_search, constrained_searches
 from fanyi.decode.hypothesis import length_penalty
 from fanyi.decode.prefix import forced_tokens
 from fanyi.decode.rerank import log_likelihoods
@@ -136,3 +136,26 @@ def test_its_tensors_follow_the_source_device():
 def test_a_constraint_that_cannot_hold_is_refused(phrases, options, message):
     with pytest.raises(ValueError, match=message):
         search(options, phrases=phrases)
+
+
+@pytest.mark.parametrize("beam", [1, 4])
+def test_sources_searched_together_get_what_each_gets_alone(beam):
+    """A batch of sources of other lengths, phrases and prefixes: each source's n-best (tokens,
+    scores) as searched alone, though its searches end at other steps and leave the batch."""
+    model = tiny_model(5, vocab=VOCAB)
+    sources = [SOURCE, [8, 4, EOS], [5, 9, 4, 11, 7, 10, 12, 6, 9, EOS], [7, 7, EOS]]
+    phrases = [PHRASES, [[[9]]], [[[6, 14]], [[12]]], [[[4, 4]]]]
+    prefixes = [None, [10], None, [5, 6]]
+    options = SearchOptions(beam=beam, n_best=beam, max_len_b=8)
+    alone = []
+    for source, held, prefix in zip(sources, phrases, prefixes, strict=True):
+        forced = forced_tokens([prefix]) if prefix else None
+        task = SearchTask(torch.tensor([source]), options, BOS, EOS, forced=forced)
+        alone.append(constrained_search(model, task, held))
+    width = max(map(len, sources))
+    src = torch.tensor([s + [PAD] * (width - len(s)) for s in sources])
+    task = SearchTask(src, options, BOS, EOS, forced=forced_tokens([p or [] for p in prefixes]))
+    together = constrained_searches(model, task, phrases)
+    for one, many in zip(alone, together, strict=True):
+        assert [h.tokens for h in many] == [h.tokens for h in one]
+        assert [h.score for h in many] == pytest.approx([h.score for h in one], abs=1e-5)

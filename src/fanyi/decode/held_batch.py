@@ -1,0 +1,255 @@
+"""Lexically constrained beam search (``constraints.py``) of several sources at once: each source
+has its own k hypotheses, banks, length limit, bias and guards, kept on the host, and
+the model's steps are taken for all of them together, one batch of k rows per source a step, as
+``beam.py`` takes them. A source whose search has ended leaves the batch; rows never move between
+sources, so a source's translations are those it gets searched alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from ..model import Model
+from .constraints import (
+    Constraints,
+    Progress,
+    _Candidate,
+    allocate,
+    candidates,
+    check_constraints,
+    ending,
+)
+from .hypothesis import (
+    NO_TRANSLATION,
+    Bias,
+    Hypothesis,
+    SearchTask,
+    constrain,
+    finish,
+    length_penalty,
+    piece_bias,
+    step_log_probs,
+    target_limits,
+)
+from .options import SearchOptions
+from .prefix import prefix_lengths
+from .repetition import RunGuard, penalise_repeats
+
+
+@dataclass
+class _Search:
+    """One source's constrained search as it goes: its rows' tokens and attention, and the
+    hypotheses that ended (``met``: with every constraint; ``cut``: at the length limit)."""
+
+    prefix: Tensor  # k x t: BOS, the tokens so far
+    history: Tensor | None  # k x t x s: each row's attention, when asked for
+    met: list[Hypothesis]
+    cut: list[Hypothesis]
+    alpha: float
+
+    def end(self, ended: list[_Candidate], attention: Tensor | None) -> None:
+        """Set aside the hypotheses that end with this step's EOS."""
+        for c in ended:
+            tokens = self.prefix[c.row, 1:].tolist()
+            att = None
+            if attention is not None:
+                past = self.history[c.row] if self.history is not None else attention[:0]
+                att = torch.cat([past, attention[c.row, None]])
+            hyp = finish(tokens, c.log_prob, self.alpha, att)
+            (self.met if c.progress.complete else self.cut).append(hyp)
+
+    def advance(self, chosen: list[_Candidate], attention: Tensor | None, k: int) -> Tensor:
+        """Continue ``chosen`` (at most k; the rest of the k rows repeat the first); the rows
+        they extend, for the decoder state."""
+        rows = [c.row for c in chosen] + [chosen[0].row] * (k - len(chosen))
+        index = torch.tensor(rows, device=self.prefix.device)
+        tokens = [c.token for c in chosen] + [chosen[0].token] * (k - len(chosen))
+        step = torch.tensor(tokens, device=self.prefix.device)[:, None]
+        self.prefix = torch.cat([self.prefix[index], step], dim=1)
+        if attention is not None:
+            step_att = attention[index, None]
+            past = self.history
+            self.history = step_att if past is None else torch.cat([past[index], step_att], 1)
+        return index
+
+    def finished(self, config: SearchOptions, live_best: float, bound: float) -> bool:
+        """Whether k hypotheses have met every constraint, or n-best have and no live one (best
+        log P ``live_best``; ``bound``: lp at the length limit) can still beat them (as in
+        ``finished.py``)."""
+        if len(self.met) >= config.beam:
+            return True
+        if len(self.met) < config.n_best or self.alpha < 0:
+            return False
+        scores = sorted((h.score for h in self.met), reverse=True)
+        return live_best / bound < scores[config.n_best - 1]
+
+
+@dataclass
+class _Source:
+    """One source's constrained search inside a batch."""
+
+    constraints: Constraints
+    anywhere: (
+        bool  # a phrase may start at any step (Post and Vilar), not only where the model starts it
+    )
+    limit: int
+    bias: Bias | None
+    runs: RunGuard | None
+    forced: Tensor | None  # k x p: its target prefix in every row
+    search: _Search
+    live: list[_Candidate]
+    index: Tensor  # k: the rows its next step continues
+    done: bool = False
+
+    def step(
+        self, log_probs: Tensor, attention: Tensor | None, step: int, task: SearchTask, biased: bool
+    ) -> None:
+        """Weigh this step's ``log_probs`` (k x V, the source's rows; ``biased``: its bias
+        added already) as ``constraints.py`` does: set aside the hypotheses that end, keep k to
+        continue, or end the search."""
+        config, k, eos_id = task.options, task.options.beam, task.eos_id
+        if not biased and self.bias is not None and self.bias.row is not None:
+            log_probs += self.bias.row.to(log_probs.dtype)  # as step_log_probs adds it
+        penalise_repeats(log_probs, self.search.prefix, config, self.runs)
+        limits = torch.full((k,), self.limit, device=log_probs.device)
+        constrain(log_probs, step, limits, config.min_len, eos_id, self.forced)
+        ranked = candidates(log_probs, self.live, self.constraints, k, self.anywhere)
+        self.search.end(ending(ranked, eos_id, k, step >= self.limit), attention)
+        self.live = allocate([c for c in ranked if c.token != eos_id], k)
+        bound = length_penalty(self.limit + 1, config.length_penalty)
+        best = self.live[0].log_prob if self.live else 0.0
+        if not self.live or step >= self.limit or self.search.finished(config, best, bound):
+            self.done, self.index = True, torch.arange(k, device=log_probs.device)
+            return
+        self.index = self.search.advance(self.live, attention, k)
+        self.live = [_in_row(c, i) for i, c in enumerate(self.live)]
+
+
+def constrained_search(
+    model: Model, task: SearchTask, constraints: Constraints
+) -> list[Hypothesis]:
+    """The ``options.n_best`` best translations of ``task``'s one source (1 x s) that hold every
+    constraint (target ids, each a phrase), through its target prefix."""
+    return constrained_searches(model, task, [constraints])[0]
+
+
+@torch.inference_mode()
+def constrained_searches(
+    model: Model, task: SearchTask, constraints: list[Constraints]
+) -> list[list[Hypothesis]]:
+    """The ``options.n_best`` best translations of each of ``task``'s sources (b x s, right
+    padded) that hold every one of its constraints (target ids, each a phrase), through its
+    target prefix; beam width ``options.beam``. A source with no translation is a ValueError."""
+    config = task.options
+    if config.sampling:
+        raise ValueError("constraints need beam search (or greedy decoding), not sampling")
+    special = {task.bos_id, task.eos_id, model.config.pad_id}
+    for phrases in constraints:
+        check_constraints(phrases, model.config.tgt_vocab_size, special)
+    if config.allowed_softmax and len(constraints) > 1:  # an output layer of its own each
+        return [_alone(model, task, j, phrases)[0] for j, phrases in enumerate(constraints)]
+    first = _batched(model, task, constraints, anywhere=False)
+    again = [j for j, (met, _) in enumerate(first) if len(met) < config.n_best]
+    if again:  # too few where the model put them: anywhere
+        rows = torch.tensor(again, device=task.src.device)
+        forced = None if task.forced is None else task.forced[rows]
+        part = task.part(task.src[rows], forced)
+        more = _batched(model, part, [constraints[j] for j in again], anywhere=True)
+        for j, (extra, cut) in zip(again, more, strict=True):
+            met = first[j][0]
+            first[j] = (met + [h for h in extra if all(h.tokens != m.tokens for m in met)], cut)
+    return [_best(met, cut, config.n_best) for met, cut in first]
+
+
+def _alone(
+    model: Model, task: SearchTask, j: int, constraints: Constraints
+) -> list[list[Hypothesis]]:
+    """Source ``j`` of ``task`` searched by itself, without the batch's padding."""
+    src = task.src[j : j + 1]
+    src = src[:, : int((src != model.config.pad_id).sum())]
+    forced = None if task.forced is None else task.forced[j : j + 1]
+    return constrained_searches(model, task.part(src, forced), [constraints])
+
+
+def _best(met: list[Hypothesis], cut: list[Hypothesis], n_best: int) -> list[Hypothesis]:
+    if not met and not cut:
+        raise ValueError(NO_TRANSLATION)
+    return sorted(met or cut, key=lambda h: h.score, reverse=True)[:n_best]
+
+
+def _batched(
+    model: Model, task: SearchTask, constraints: list[Constraints], anywhere: bool
+) -> list[tuple[list[Hypothesis], list[Hypothesis]]]:
+    """One constrained beam search of each source of ``task`` (``constraints.py``'s
+    ``anywhere``), the model stepping all of them together: per source, the hypotheses that
+    hold every phrase, and those that ended at the length limit without."""
+    k = task.options.beam
+    sources = [_start(model, task, j, phrases, anywhere) for j, phrases in enumerate(constraints)]
+    state = model.start_decoding(task.src, beams=k)
+    alone = len(sources) == 1  # its bias in the step: the output layer of allowed_softmax
+    bias = sources[0].bias if alone else None
+    running = sources  # in the order of the state's rows, k each
+    for step in range(max(s.limit for s in sources) + 1):
+        task.between_steps()
+        tokens = torch.cat([s.search.prefix[:, -1:] for s in running])
+        log_probs, attention = step_log_probs(model, tokens, state, task.options.attention, bias)
+        for j, source in enumerate(running):
+            rows = slice(j * k, (j + 1) * k)
+            at = None if attention is None else attention[rows]
+            source.step(log_probs[rows], at, step, task, biased=alone)
+        if all(s.done for s in running):
+            break
+        index = torch.cat([s.index + j * k for j, s in enumerate(running) if not s.done])
+        if any(s.done for s in running):  # the sources that ended leave the batch
+            state.select(index)
+            running = [s for s in running if not s.done]
+        else:
+            state.reorder(index)
+    return [(s.search.met, s.search.cut) for s in sources]
+
+
+def _start(
+    model: Model, task: SearchTask, j: int, constraints: Constraints, anywhere: bool
+) -> _Source:
+    """Source ``j`` of ``task`` ready to search: its limit, bias, guard and first hypothesis."""
+    config, k = task.options, task.options.beam
+    src = task.src[j : j + 1]
+    src = src[:, : int((src != model.config.pad_id).sum())]  # without the batch's padding
+    forced = None if task.forced is None else task.forced[j : j + 1]
+    longest = sum(max(map(len, c)) for c in constraints)
+    limit = _limit(model, src, config, forced, longest)
+    spelt = [i for forms in constraints for form in forms for i in form]
+    exempt = torch.tensor(spelt, device=src.device)
+    if forced is not None:
+        exempt = torch.cat([exempt, forced.flatten()])
+    bias = piece_bias(model, config, src, exempt)  # a constraint is never refused nor penalised
+    search = _Search(src.new_full((k, 1), task.bos_id), None, [], [], config.length_penalty)
+    first = _Candidate(0.0, 0, task.bos_id, Progress((False,) * len(constraints)), 0)
+    runs = RunGuard.start(task.runs, src, config.max_repeat_run)
+    index = torch.arange(k, device=src.device)
+    forced_rows = _rows(forced, k)
+    return _Source(constraints, anywhere, limit, bias, runs, forced_rows, search, [first], index)
+
+
+def _in_row(candidate: _Candidate, row: int) -> _Candidate:
+    """``candidate`` as the live hypothesis in ``row`` of the next step."""
+    return _Candidate(candidate.log_prob, row, candidate.token, candidate.progress, candidate.bank)
+
+
+def _rows(forced: Tensor | None, k: int) -> Tensor | None:
+    return None if forced is None else forced.expand(k, -1)
+
+
+def _limit(
+    model: Model, src: Tensor, config: SearchOptions, forced: Tensor | None, total: int
+) -> int:
+    """Most tokens before EOS: the search's limit, raised to hold the target prefix and every
+    constraint (within the model's positions, else a ValueError)."""
+    limit = int(target_limits(model, src, config, forced)[0])
+    prefix = 0 if forced is None else int(prefix_lengths(forced)[0])
+    most = model.config.max_len - 1
+    if prefix + total > most:
+        raise ValueError(f"the constraints and prefix hold {prefix + total} tokens; at most {most}")
+    return max(limit, prefix + total)
