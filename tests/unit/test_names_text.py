@@ -27,6 +27,8 @@ from fanyi.text.transform import Context
         ("欧阳修是宋代文学家。", [("欧阳修", "Ouyang Xiu")]),
         ("新年快乐！", [("新年快乐", "Happy New Year")]),
         ("他想去美国。", [("美国", "United States")]),
+        ("普京先生表示同意。", [("普京", "Putin")]),  # the surname the text names him by
+        ("弗拉基米尔·普京来了。", [("弗拉基米尔·普京", "Vladimir Putin")]),  # one name
     ],
 )
 def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, names):
@@ -42,6 +44,9 @@ def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, na
         "所有美国人都需要缴税。",  # Americans, not the country
         "我不喜欢茶，所以我早餐大致上都喝咖啡。",  # 上都 is no word here
         "小王来了。",  # no surname first
+        "一架蓝白相间的直升机。",  # colours, not Lan Bai
+        "甚至达到更高水平。",  # 水平 "level", a common word, not Gao Shuiping
+        "罗伊和戴夫来了。",  # transliterated foreign names, not Luo Yi and Dai Fu
     ],
 )
 def test_what_is_no_name_is_left_alone(sentence):

@@ -36,15 +36,27 @@ DATA = Path(__file__).parent / "data"
 # a name this short is found only as a word of its own (上都 "Shangdu" is not in 上 都)
 SHORT_NAME = 3
 NATIONALITY = "人"  # 美国人 is "Americans", not the country's name
+NAME_DOTS = ("·", "•", "・")  # between the parts of a foreign name: 弗拉基米尔·普京
 MOST_NAMES = 4  # held in one sentence: more, and the held search writes a list of names
 PERSON_TAGS = ("nr", "nrfg")  # jieba's tags of a person's name
-# what follows a surname where it is no given name (李先生 "Mr Li", 王老师, 张某)
+# what follows a surname where it is no given name: a title (李先生 "Mr Li", 王老师, 张某), a
+# kind of place or thing (白马河, 白桦树), a particle (高高的, 安则) or 裔 ("of … descent": 华裔)
 TITLES = frozenset([
     "先生", "女士", "小姐", "太太", "夫人", "老师", "师傅", "医生", "教授", "同学",
     "阿姨", "叔叔", "大爷", "大妈", "经理", "主任", "部长", "局长", "书记", "校长",
     "院长", "博士", "总", "某", "家", "氏", "姓", "哥", "姐", "嫂", "老", "队",
-    "局", "市", "县", "省",
+    "局", "市", "县", "省", "区", "河", "湖", "树", "的", "们", "则", "裔",
 ])  # fmt: skip
+# characters of transliterated foreign names (戴夫 Dave, 霍伊 Hoy, 詹宁斯 Jennings) that a Chinese
+# given name seldom ends with, or (FOREIGN_ANY) seldom holds at all: CC-CEDICT's foreign persons
+# use them often, its Chinese persons' given names almost never
+FOREIGN_LAST = frozenset("伊米普夫兹顿逊格曼克尼森特卡塔萨坦登肯察")
+FOREIGN_ANY = frozenset("斯尔姆蒂迪茨瑟弗")
+COLOURS = frozenset("红黄蓝绿青紫黑白灰")  # 蓝白 "blue and white", 黑白: no Lan Bai
+# a two-character given name that jieba's dictionary counts this often as a common word (水平
+# "level" in 高水平, 时间, 眼镜) is that word; names jieba's tags mark as such stay (建国, 小龙)
+COMMON_GIVEN = 500
+NAME_TAGS = ("nr", "ns", "nz", "nt")
 # pinyin surnames that are English words too ("He said", "You can"): not read as a name
 ENGLISH_WORDS = frozenset({"he", "you", "an", "long", "fan", "bo", "man", "gu", "sun", "mi"})
 _GIVEN = re.compile(r"[A-Z][a-zü]+(?:'[a-zü]+)?")
@@ -145,17 +157,36 @@ def split_name(word: str) -> tuple[str, str] | None:
     """(surname, given name) of a Chinese person's name (a compound surname first), or None
     where ``word`` does not read as one: no surname of the table, no given name of one or two
     characters, a title after the surname (李先生), a common word or one that starts with one
-    (王子, 谢谢您)."""
+    (王子, 谢谢您), a given name that reads as none (``_may_be_given``)."""
     known = tables()
     if word in known.not_names or word[:2] in known.not_names or not _HAN_ONLY.fullmatch(word):
         return None
     for size in (2, 1):
         surname, given = word[:size], word[size:]
         if surname in known.surnames and 1 <= len(given) <= 2:
-            if given in TITLES or given[0] in TITLES or given[-1] in TITLES:
-                return None
-            return surname, given
+            return (surname, given) if _may_be_given(surname, given) else None
     return None
+
+
+def _may_be_given(surname: str, given: str) -> bool:
+    """Whether ``given`` after ``surname`` may be a Chinese given name: no title (李先生), no
+    particle (高高的), no surname repeated, not only colours (蓝白), no transliteration (戴夫,
+    詹宁斯) and no common word of two characters (高水平)."""
+    if given in TITLES or given[0] in TITLES or given[-1] in TITLES or given[0] == surname:
+        return False
+    if set(surname + given) <= COLOURS or given[-1] in FOREIGN_LAST:
+        return False
+    if any(c in FOREIGN_ANY for c in given):
+        return False
+    return len(given) == 1 or not _common_word(given)
+
+
+def _common_word(word: str) -> bool:
+    """Whether jieba's dictionary counts ``word`` at least COMMON_GIVEN times, tagged as no
+    name."""
+    tagger = _tagger()
+    tag = tagger.dt.word_tag_tab.get(word, "")
+    return tagger.dt.tokenizer.FREQ.get(word, 0) >= COMMON_GIVEN and not tag.startswith(NAME_TAGS)
 
 
 def chinese_names(sentence: str) -> Held:
@@ -184,13 +215,26 @@ def chinese_names(sentence: str) -> Held:
         )
         if end is not None:
             if not sentence.startswith(NATIONALITY, end):
-                found.append((sentence[start:end], known.chinese[sentence[start:end]]))
+                found.append((start, sentence[start:end], known.chinese[sentence[start:end]]))
             i = starts.index(end) if end < at else len(words)
             continue
         if tag in PERSON_TAGS and (parts := split_name(word)):
-            found.append((word, in_pinyin(*parts)))
+            found.append((start, word, in_pinyin(*parts)))
         i += 1
-    return found
+    return _joined(found, sentence)
+
+
+def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
+    """The names ``found`` (each with its start), those written one after another with a name
+    dot between (弗拉基米尔·普京) held as one name, each English word once ("Vladimir Putin")."""
+    held: list[tuple[int, str, str]] = []
+    for start, name, english in found:
+        if held and sentence[held[-1][0] + len(held[-1][1]) : start] in NAME_DOTS:
+            first, before, written = held.pop()
+            words = [w for w in written.split() if w not in english.split()] + english.split()
+            name, english, start = sentence[first : start + len(name)], " ".join(words), first
+        held.append((start, name, english))
+    return [(name, english) for _, name, english in held]
 
 
 def _may_name(sentence: str) -> bool:
