@@ -2,7 +2,8 @@
 
 For each real document in tests/fixtures/documents/ (or ``--files``): its first ``--limit``
 segments with words translated inside the document (``translate_document``'s path: the markup
-held and composed), the rest left as they were. Reports per file and per format:
+held and composed, a wrap whose words are not found placed by the model's alignment), the rest
+left as they were. Reports per file and per format:
 
 - structure kept: the output re-read by the format's own parser has the same tree (Markdown's
   blocks and inline markup, HTML's elements and attributes, the cues and their timings, JSON's
@@ -35,7 +36,7 @@ from pathlib import Path
 from common import emit, machine, scored
 from fanyi.documents.registry import format_for
 from fanyi.documents.segment import Held, Segment, Text, Wrap, has_words, plain
-from fanyi.documents.translating import translate_segments
+from fanyi.documents.translating import translate_segments, translating
 from fanyi.runtime import set_threads
 from fanyi.text.lang import HAN
 from fanyi.translate.translator import Translator
@@ -211,7 +212,8 @@ def measure_file(path: Path, translator: Translator, limit: int) -> dict:
     segments = [document.segments[i] for i in chosen]
     to = target_of(segments)
     start = time.perf_counter()
-    done, report = translate_segments(segments, lambda t: translator(t, to=to), document.escape, to)
+    translate, align = translating(translator, to)
+    done, report = translate_segments(segments, translate, document.escape, to, align)
     seconds = time.perf_counter() - start
     translations: list[str | None] = [None] * len(document.segments)
     for i, translation in zip(chosen, done, strict=True):

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .alignment import Aligned, Span, overlaps
 from .segment import Held, Piece, Text, Wrap, has_words, plain, trimmed
 
 Table = dict[str, "str | None"]  # a text the model read → its translation (None: it failed)
+Links = dict[str, Aligned]  # a text the model read → its translation with its alignment
 Escape = Callable[[str], str]  # words made safe to write in the format (markup escaped)
 
 _SLOT = 0xF0000  # a placed span waits in a private-use plane until the words are escaped
@@ -31,30 +33,57 @@ _MARKUP_START = re.compile(r"\A(?:<[^<>]*>|[\ue000-\uf8ff])*")
 _OPENING_END = re.compile(r"(?:<[^/<>][^<>]*>|[\ue000-\ue3ff\ue800-\uebfe])*\Z")
 
 
-def compose(pieces: tuple[Piece, ...], table: Table, escape: Escape) -> str | None:
-    """``pieces`` translated whole, their markup placed; None where something cannot be."""
+def compose(
+    pieces: tuple[Piece, ...], table: Table, escape: Escape, links: Links | None = None
+) -> str | None:
+    """``pieces`` translated whole, their markup placed; None where something cannot be
+    (``links``: the alignments of some texts' translations, for the wraps a text search misses)."""
     lead, items, trail = _peeled(pieces, escape)
     if not has_words(items):
         return lead + written(items, escape) + trail
     if len(items) == 1 and isinstance(items[0], Wrap):
-        inner = compose(items[0].inner, table, escape)
+        inner = compose(items[0].inner, table, escape, links)
         return None if inner is None else f"{lead}{items[0].open}{inner}{items[0].close}{trail}"
     whole = table.get(plain(items))
     if whole is None or _SLOTS.search(whole):  # a private-use character of its own: piecewise
         return None
-    spans: list[tuple[int, int, str]] = []  # where each piece goes in ``whole``, and its markup
-    for piece, near in sorted(_placed(items), key=lambda p: -len(_search(p[0], table)[0])):
-        found = _place(whole, piece, table, near, spans)
-        rendered = None if found is None else _markup(piece, whole[slice(*found)], table, escape)
-        if found is None or rendered is None:
-            return None
-        spans.append((*found, rendered))
+    found = (links or {}).get(plain(items))
+    spans = _spans(items, whole, table, found if found and found.text == whole else None)
+    marked = [(s, e, _markup(p, whole[s:e], table, escape, links)) for p, s, e in spans or []]
+    if spans is None or any(m is None for _, _, m in marked):
+        return None
     slotted, at = [], 0
-    for n, (start, end, _) in sorted(enumerate(spans), key=lambda item: item[1][0]):
+    for n, (start, end, _) in sorted(enumerate(marked), key=lambda item: item[1][0]):
         slotted += [whole[at:start], chr(_SLOT + n)]
         at = end
     text = escape("".join([*slotted, whole[at:]]))
-    return lead + _SLOTS.sub(lambda m: spans[ord(m.group()) - _SLOT][2], text) + trail
+    return lead + _SLOTS.sub(lambda m: marked[ord(m.group()) - _SLOT][2] or "", text) + trail
+
+
+def _spans(
+    items: tuple[Piece, ...], whole: str, table: Table, found: Aligned | None
+) -> list[tuple[Held | Wrap, int, int]] | None:
+    """Where each held span and wrap of ``items`` goes in their translation ``whole``: where it
+    holds their text (longest first), else, for a wrap, on the words ``found`` links to its
+    source words; None where one has no place."""
+    placed: list[tuple[Held | Wrap, int, int]] = []
+    missed: list[tuple[Wrap, Span]] = []
+    for piece, source in sorted(_placed(items), key=lambda p: -len(_search(p[0], table)[0])):
+        near = source[0] / max(len(plain(items)), 1)
+        at = _place(whole, piece, table, near, [(s, e) for _, s, e in placed])
+        if at is not None:
+            placed.append((piece, *at))
+        elif isinstance(piece, Wrap) and found is not None:
+            missed.append((piece, source))
+        else:
+            return None
+    for wrap, (start, end) in missed:
+        taken = [(s, e) for _, s, e in placed]
+        at = found.place(start, end, taken)  # type: ignore[union-attr]
+        if at is None or at[0] >= at[1] or overlaps(at, taken):
+            return None
+        placed.append((wrap, *at))
+    return placed
 
 
 def piecewise(pieces: tuple[Piece, ...], table: Table, escape: Escape, to: str) -> str | None:
@@ -129,15 +158,15 @@ def _peeled(pieces: tuple[Piece, ...], escape: Escape) -> tuple[str, tuple[Piece
     return before, middle, inner_trail + written(items[end:], escape) + trail
 
 
-def _placed(items: tuple[Piece, ...]) -> list[tuple[Held | Wrap, float]]:
-    """The pieces to place, each with where it starts in the source's text, as a fraction of
-    it (the same words twice: each wrap goes around the place nearest its own)."""
-    length = max(len(plain(items)), 1)
-    return [
-        (piece, (len(plain(items[: i + 1])) - len(plain((piece,)))) / length)
-        for i, piece in enumerate(items)
-        if isinstance(piece, (Held, Wrap))
-    ]
+def _placed(items: tuple[Piece, ...]) -> list[tuple[Held | Wrap, Span]]:
+    """The pieces to place, each with the characters of the source's text it shows (the same
+    words twice: each wrap goes around the place nearest its own)."""
+    found: list[tuple[Held | Wrap, Span]] = []
+    for i, piece in enumerate(items):
+        if isinstance(piece, (Held, Wrap)):
+            end = len(plain(items[: i + 1]))
+            found.append((piece, (max(end - len(plain((piece,))), 0), end)))
+    return found
 
 
 def _search(piece: Held | Wrap, table: Table) -> list[str]:
@@ -151,8 +180,8 @@ def _search(piece: Held | Wrap, table: Table) -> list[str]:
 
 
 def _place(
-    whole: str, piece: Held | Wrap, table: Table, near: float, taken: list[tuple[int, int, str]]
-) -> tuple[int, int] | None:
+    whole: str, piece: Held | Wrap, table: Table, near: float, taken: list[Span]
+) -> Span | None:
     """Where the translation ``whole`` holds ``piece`` (a wrap's words in any case), outside the
     spans ``taken``: of its matches, the one nearest the fraction ``near`` of it; None where
     there is none."""
@@ -165,7 +194,7 @@ def _place(
                 m.start()
                 for m in re.finditer(f"(?={re.escape(needle)})", haystack)
                 if not any(
-                    m.start() < end and start < m.start() + len(text) for start, end, _ in taken
+                    m.start() < end and start < m.start() + len(text) for start, end in taken
                 )
             ]
             if starts:
@@ -174,13 +203,21 @@ def _place(
     return None
 
 
-def _markup(piece: Held | Wrap, found: str, table: Table, escape: Escape) -> str | None:
+def _markup(
+    piece: Held | Wrap, found: str, table: Table, escape: Escape, links: Links | None
+) -> str | None:
     """What replaces ``piece``'s place (``found``: the words there): held markup as written; a
-    wrap around those words, or, where its words have markup of their own, around their own
-    translation with it placed."""
+    wrap (or wraps, one inside the other) around those words, or, where its words have markup of
+    their own, around their own translation with it placed."""
     if isinstance(piece, Held):
         return piece.raw
-    if all(isinstance(p, Text) for p in piece.inner):
-        return piece.open + escape(found) + piece.close
-    inner = compose(piece.inner, table, escape)
-    return None if inner is None else piece.open + inner + piece.close
+    opens, closes, inner = "", "", piece
+    while True:
+        opens, closes = opens + inner.open, inner.close + closes
+        if len(inner.inner) != 1 or not isinstance(inner.inner[0], Wrap):
+            break
+        inner = inner.inner[0]
+    if all(isinstance(p, Text) for p in inner.inner):
+        return opens + escape(found) + closes
+    words = compose(piece.inner, table, escape, links)
+    return None if words is None else piece.open + words + piece.close

@@ -148,6 +148,21 @@ def _requests(pieces: tuple[Piece, ...]) -> list[str]:
     return found
 
 
+def sentences(pieces: tuple[Piece, ...]) -> list[str]:
+    """The texts that ``pieces``' wraps are placed in the translation of: each run of words with
+    a wrap in it, as the model reads it."""
+    if not has_words(pieces):
+        return []
+    wrap = only_wrap(pieces)
+    if wrap is not None:
+        return sentences(wrap.inner)
+    found = [plain(pieces)] if any(isinstance(piece, Wrap) for piece in pieces) else []
+    for piece in pieces:
+        if isinstance(piece, Wrap):
+            found += sentences(piece.inner)
+    return found
+
+
 def piece_requests(pieces: tuple[Piece, ...]) -> list[str]:
     """The texts the model reads to translate ``pieces`` piece by piece: each run of words."""
     found: list[str] = []

@@ -13,11 +13,13 @@ from typing import Any
 
 from ..translate.translation import Translation
 from ..translate.translator import Translator
-from .compose import Escape, Table, compose, piecewise
+from .alignment import Aligned, aligned
+from .compose import Escape, Links, Table, compose, piecewise
 from .document import Document
-from .segment import Segment, breaks, has_words, parts, piece_requests, requests
+from .segment import Piece, Segment, breaks, has_words, parts, piece_requests, requests, sentences
 
 Translate = Callable[[list[str]], Iterable["str | None"]]  # texts → each one's translation
+Align = Callable[[list[str]], Iterable["Aligned | None"]]  # texts → each one's, aligned
 
 
 @dataclass
@@ -36,19 +38,31 @@ class DocumentReport:
 
 
 def translate_segments(
-    segments: list[Segment], translate: Translate, escape: Escape, to: str
+    segments: list[Segment],
+    translate: Translate,
+    escape: Escape,
+    to: str,
+    align: Align | None = None,
 ) -> tuple[list[str | None], DocumentReport]:
-    """Each segment's translation with its markup (None: left as it was), and the report."""
+    """Each segment's translation with its markup (None: left as it was), and the report.
+
+    A part whose wraps' words are not found in its translation is translated again by ``align``
+    (where given) with its alignment, and each wrap goes around the words linked to its own; a
+    part still not composed is translated piece by piece."""
     report = DocumentReport(segments=len(segments))
     table: Table = {}
     _fill(table, [text for segment in segments for text in requests(segment)], translate)
     done = [[compose(part, table, escape) for part in parts(s)] for s in segments]
-    left = [
-        p
-        for s, d in zip(segments, done, strict=True)
-        for p, c in zip(parts(s), d, strict=True)
-        if c is None
-    ]
+    if align is not None:
+        links: Links = {}
+        _link(table, links, [t for part in _left(segments, done) for t in sentences(part)], align)
+        done = [
+            [c if c is not None else compose(p, table, escape, links) for p, c in pairs]
+            for pairs in (
+                zip(parts(s), d, strict=True) for s, d in zip(segments, done, strict=True)
+            )
+        ]
+    left = _left(segments, done)
     _fill(table, [text for part in left for text in piece_requests(part)], translate)
     out: list[str | None] = []
     for segment, composed in zip(segments, done, strict=True):
@@ -71,14 +85,52 @@ def translate_document(
     """``document`` translated into ``to`` by ``translator`` (``each``: called with every
     translation as it comes, a progress bar; ``changes``: DecodeConfig keys over the
     translator's): the file's bytes and the report."""
+    translate, align = translating(translator, to, each, **changes)
+    translations, report = translate_segments(
+        document.segments, translate, document.escape, to, align
+    )
+    return document.write(translations, to), report
+
+
+def translating(
+    translator: Translator,
+    to: str,
+    each: Callable[[Translation], None] = lambda translation: None,
+    **changes: Any,
+) -> tuple[Translate, Align]:
+    """``translator``'s texts into ``to`` (``each`` called with every translation), and its
+    texts with their alignment (the model's cross-attention kept: ``attention=True``)."""
 
     def translate(texts: list[str]) -> Iterable[str | None]:
         for result in translator.stream(texts, to, **changes):
             each(result)
             yield result.text if result.error is None else None
 
-    translations, report = translate_segments(document.segments, translate, document.escape, to)
-    return document.write(translations, to), report
+    def align(texts: list[str]) -> Iterable[Aligned | None]:
+        for result in translator.stream(texts, to, **{**changes, "attention": True}):
+            yield aligned(result)
+
+    return translate, align
+
+
+def _left(segments: list[Segment], done: list[list[str | None]]) -> list[tuple[Piece, ...]]:
+    """The parts of ``segments`` not composed in ``done``."""
+    return [
+        p
+        for s, d in zip(segments, done, strict=True)
+        for p, c in zip(parts(s), d, strict=True)
+        if c is None
+    ]
+
+
+def _link(table: Table, links: Links, texts: list[str], align: Align) -> None:
+    """Translate the ``texts`` again with their alignment into ``links`` (each once), and put
+    each translation in ``table`` too (the same words, as a rule)."""
+    todo = list(dict.fromkeys(text for text in texts if text not in links))
+    for text, found in zip(todo, align(todo) if todo else [], strict=True):
+        if found is not None:
+            links[text] = found
+            table[text] = found.text
 
 
 def _fill(table: Table, texts: list[str], translate: Translate) -> None:
