@@ -22,7 +22,8 @@ from fanyi.text.transform import Context
         ("我住在台北。", [("台北", "Taipei")]),
         ("我们去长城吧。", [("长城", "Great Wall")]),
         ("他在上海交通大学读书。", [("上海交通大学", "Shanghai Jiao Tong University")]),
-        ("我叫王小明。", [("王小明", "Wang Xiaoming")]),
+        ("我叫王小明。", [("我叫王小明", "My name is Wang Xiaoming")]),  # the speaker's own
+        ("他叫王小明。", [("王小明", "Wang Xiaoming")]),
         ("李伟是我的同事。", [("李伟", "Li Wei")]),
         ("欧阳修是宋代文学家。", [("欧阳修", "Ouyang Xiu")]),
         ("新年快乐！", [("新年快乐", "Happy New Year")]),

@@ -37,6 +37,8 @@ DATA = Path(__file__).parent / "data"
 SHORT_NAME = 3
 NATIONALITY = "人"  # 美国人 is "Americans", not the country's name
 NAME_DOTS = ("·", "•", "・")  # between the parts of a foreign name: 弗拉基米尔·普京
+INTRODUCTIONS = ("我叫", "我名叫", "我的名字叫", "我的名字是")  # before the speaker's own name
+MY_NAME_IS = "My name is"
 MOST_NAMES = 4  # held in one sentence: more, and the held search writes a list of names
 PERSON_TAGS = ("nr", "nrfg")  # jieba's tags of a person's name
 # what follows a surname where it is no given name: a title (李先生 "Mr Li", 王老师, 张某), a
@@ -234,7 +236,16 @@ def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
             words = [w for w in written.split() if w not in english.split()] + english.split()
             name, english, start = sentence[first : start + len(name)], " ".join(words), first
         held.append((start, name, english))
-    return [(name, english) for _, name, english in held]
+    return [_introduced(start, name, english, sentence) for start, name, english in held]
+
+
+def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[str, str]:
+    """(name, English), or with the words that introduce it where the speaker gives it as
+    their own (我叫王小明: "My name is Wang Xiaoming", which the model writes "I called")."""
+    for words in INTRODUCTIONS:
+        if sentence[:start].endswith(words):
+            return words + name, f"{MY_NAME_IS} {english}"
+    return name, english
 
 
 def _may_name(sentence: str) -> bool:

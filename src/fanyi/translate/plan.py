@@ -78,9 +78,10 @@ def decode_pieces(searcher: Searcher, pieces: list[Piece]) -> None:
 def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     """``search_by_target`` without constraints first; a source whose translations miss one of
     its constraints is searched again, held to them with α ``constrained_length_penalty``, so
-    that a translation that holds them already stays as it is; the free translation stays too
-    where the held one does not hold them as text either (a number run into other digits:
-    "31299.99" for 1299.99)."""
+    that a translation that holds them already stays as it is. The held search returns its whole
+    beam, and of it the translations that hold them as text are kept (the search may run a
+    held Latin phrase into a word: "Li Weiwei" for "Li Wei"); where none does, the free
+    translation stays (a number run into other digits: "31299.99" for 1299.99)."""
     every = list(range(len(rows.sources)))
     found = search_by_target(searcher, rows.subset(every, held=False))
     holds = searcher.text.target.holds
@@ -92,14 +93,17 @@ def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     ]
     if not missing:
         return found
-    alpha = searcher.options.constrained_length_penalty
+    alpha, n_best = searcher.options.constrained_length_penalty, searcher.options.n_best
     options = dataclasses.replace(
-        searcher.options, length_penalty=alpha, length_penalty_by_target={}
+        searcher.options,
+        length_penalty=alpha,
+        length_penalty_by_target={},
+        n_best=max(n_best, searcher.options.beam),
     )
     again = search_by_target(searcher.with_options(options), rows.subset(missing))
     for i, hypotheses in zip(missing, again, strict=True):
-        if all(holds(h.tokens, constraints[i]) for h in hypotheses):
-            found[i] = hypotheses
+        if kept := [h for h in hypotheses if holds(h.tokens, constraints[i])]:
+            found[i] = kept[:n_best]
     return found
 
 
