@@ -181,14 +181,15 @@ def markup(pieces: tuple) -> tuple[list[str], dict[str, str]]:
 
 
 def words_of(segment: Segment, translation: str, format_name: str) -> str:
-    """A document segment's translation as words: its wraps' tags out, held spans as read, the
-    format's escapes undone (``&lt;``, Markdown's backslashes)."""
+    """A document segment's translation as words: its wraps' tags out (``25<sup>th</sup>`` is
+    ``25th``), held spans as read, the format's escapes undone (``&lt;``, Markdown's
+    backslashes)."""
     tags, shown = markup(segment)
     for raw, words in sorted(shown.items(), key=lambda item: -len(item[0])):
         translation = translation.replace(raw, words)
     for tag in sorted(set(tags), key=len, reverse=True):
-        if tag:
-            translation = translation.replace(tag, " ")
+        if tag:  # a wrap's tags sit beside its words' own spaces, so they go with none
+            translation = translation.replace(tag, "")
     if format_name == "markdown":
         translation = MARKDOWN_ESCAPE.sub(r"\1", translation)
     elif format_name in ("html", "vtt", "xliff"):
