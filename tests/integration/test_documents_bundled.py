@@ -94,3 +94,21 @@ def test_a_bold_word_in_a_word_file_stays_bold_in_chinese(translator):
     bold = "".join(r.text for r in runs if r.bold)
     assert chinese(bold) and report.whole == 1
     assert chinese("".join(r.text for r in runs if not r.bold))
+
+
+def test_links_and_italics_whose_words_alone_are_not_found_are_placed_in_the_whole_sentence(
+    translator,
+):
+    data = (FIXTURES / "par-hyperlinks.docx").read_bytes()
+    out, report = translate_document(word.read(data, "par-hyperlinks.docx"), translator, "zh")
+    assert report.piecewise == 0 and report.failed == 0
+    before, after = docx.Document(io.BytesIO(data)), docx.Document(io.BytesIO(out))
+    for source, done in zip(before.paragraphs, after.paragraphs, strict=True):
+        assert sorted(h.address for h in done.hyperlinks) == sorted(
+            h.address for h in source.hyperlinks
+        )
+        assert all(chinese(h.text) for h in done.hyperlinks)
+    cue = b"WEBVTT\n\n00:01.000 --> 00:02.000\n<i>Some italic</i> and normal coloured text.\n"
+    out, report = translate_document(subtitles.read_vtt(cue, "a.vtt"), translator, "zh")
+    italic = out.decode().split("<i>")[1].split("</i>")[0]
+    assert report.whole == 1 and chinese(italic)

@@ -4,6 +4,7 @@ document.py        the Document protocol, a Format, text read from bytes and spl
 segment.py         a segment: words (Text), markup held as written (Held), markup around
                    words (Wrap), a cut between parts (Break)
 compose.py         a segment's translation written with its markup placed
+alignment.py       which translated words came from which source words (cross-attention)
 translating.py     a document's segments through a translator, then its writer
 api.py             translate_document: a file's path or bytes in, the translated bytes out
 translator.py      fanyi.Translator: the Translator with translate_document as a method
