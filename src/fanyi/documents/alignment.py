@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from torch import Tensor
+
+    from ..translate.translation import Translation
 
 Span = tuple[int, int]  # start, end: characters of a text
 Link = tuple[int, int, int, int]  # a target span, then the source span it came from
@@ -58,10 +60,10 @@ class Aligned:
         return _words(self.text, best[0][0], max(b for _, b in best))
 
 
-def aligned(translation: Any) -> Aligned | None:
-    """The links of ``translation`` (a :class:`~fanyi.translate.translation.Translation` of one
-    text, decoded with ``attention=True``), or None where it has no attention map."""
-    candidates = getattr(translation, "candidates", None)
+def aligned(translation: Translation) -> Aligned | None:
+    """The links of ``translation`` (of one text, decoded with ``attention=True``), or None where
+    it has no attention map."""
+    candidates = getattr(translation, "candidates", None)  # a stand-in may give only its text
     if getattr(translation, "error", None) is not None or not candidates:
         return None
     best = candidates[0]

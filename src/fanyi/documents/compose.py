@@ -3,7 +3,8 @@
 Whole first: the model translates a part as one text (its held spans as inline code, which the
 translator copies), and its wraps' words on their own; each held span is put back where the
 translation holds its code, and each wrap around the place the translation holds the wrap's own
-translation (or its words as written: a name copied). Where one cannot be placed, the part is
+translation (or its words as written: a name copied), else around the words the model's
+alignment links to the wrap's words (``alignment.py``). Where one cannot be placed, the part is
 written piece by piece instead: each run of words translated on its own, the markup between them
 as written. Nothing of the markup is ever lost; only the fluency of such a part suffers.
 """
