@@ -127,6 +127,13 @@ def test_n_best_scores_and_attention(translator):
     assert translator.translate(["你好。"])[0].candidates[0].score < 0
 
 
+def test_attention_covers_each_source_alone_in_a_batch_of_others(translator):
+    texts = ["你好。", "Where is the station? It is near the old bridge.", "是。"]
+    for result in translator.translate(texts, beam=2, attention=True):
+        for c in result.candidates:
+            assert c.attention.shape == (len(c.tokens), len(result.source_tokens))
+
+
 def test_cross_attention_has_every_layer_and_head(translator):
     maps = translator.cross_attention("我很好。")
     config = translator.engine.model.config

@@ -94,6 +94,10 @@ class NativeEngine:
             found = constrained_searches(self.model, task, [held[i] for i in batch])
             for i, hypotheses in zip(batch, found, strict=True):
                 results[i] = hypotheses
+        for source, hypotheses in zip(sources, results, strict=True):
+            for h in hypotheses:  # the attention over the source's own positions, not padding
+                if h.attention is not None:
+                    h.attention = h.attention[..., : len(source)]
         return results
 
     def _tasks(
