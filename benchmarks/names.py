@@ -3,7 +3,8 @@ writes them (``hold_names`` off, then on), with BLEU and chrF beside it, on the 
 text the project ships and on the everyday phrase set.
 
     python benchmarks/names.py [-m MODEL] [--lines N] [--split test|dev] [--to en|zh]
-                               [--sets tatoeba,python-docs,phrases] [--threads 1] [--dtype fp32]
+                               [--sets tatoeba,python-docs,phrases,real] [--real-lines 100]
+                               [--sources data/sources] [--threads 1] [--dtype fp32]
 
 Sets (tests/fixtures/data, none needs ``fanyi data``), each way:
 
@@ -12,9 +13,13 @@ Sets (tests/fixtures/data, none needs ``fanyi data``), each way:
   the lines whose source holds a name, as ``hold_names`` finds them (CC-CEDICT's proper nouns
   and set phrases, Chinese persons' names), the first ``--lines`` of them;
 - the everyday phrase set (``phrases/test.tsv``; ``--split dev`` to choose on): every line that
-  is scored that way, the first ``--lines`` of them.
+  is scored that way, the first ``--lines`` of them;
+- ``real`` (with ``--split dev`` only: it is dev text): the first ``--real-lines`` lines of
+  newstest2017 and 3AM dev as ``fanyi data`` wrote them under ``--sources`` (a line of each in
+  turn, as ``shipped.py`` deals them), names or not, to see what holding does to running text.
 
-Counts: ``names`` the names found in the sources, ``reference_names`` those the references write
+Counts: ``changed`` the lines whose translation differs off and on, ``names`` the names found in
+the sources, ``reference_names`` those the references write
 as the feature does, ``names_rendered`` those the translation writes so (whole words). On the
 phrase set, ``correct``: lines whose translation holds every item the set asks for, in one of
 its accepted forms (a Latin form case-insensitively as whole words, punctuation aside; a
@@ -25,6 +30,7 @@ model's training data (NFKC, Traditional → Simplified). Ends with one JSON lin
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import time
 from dataclasses import dataclass
@@ -80,6 +86,19 @@ def real_text(path: Path, to: str, lines: int, left_out: set[int] = frozenset())
         if number not in left_out and names_of(line, to):
             found.append(line)
     return found[: lines or None]
+
+
+def real_dev(sources: Path, to: str, lines: int) -> list[Line]:
+    """The first ``lines`` lines into ``to`` of newstest2017 and 3AM dev, a line of each in
+    turn, whether their source names something or not (none where the files are missing)."""
+    import real_text
+
+    files = (sources / "wmt-news" / "dev.tsv", sources / "3am" / "dev.tsv")
+    pairs = [real_text.both_ways(path).get(to, []) for path in files]
+    turns = itertools.chain.from_iterable(itertools.zip_longest(*pairs))
+    rows = [row for row in turns if row and row[0].strip() and row[0].splitlines() == [row[0]]]
+    source = SOURCE_OF[to]
+    return [Line(normalised(s, source), normalised(r, to)) for s, r in rows[:lines]]
 
 
 def phrases(path: Path, to: str, lines: int) -> list[Line]:
@@ -163,22 +182,28 @@ def each_way(translator, lines: list[Line], to: str) -> dict:
     if not lines:
         return result
     sources, references = [line.source for line in lines], [line.reference for line in lines]
+    written = {}
     for name, options in WAYS.items():
         start = time.perf_counter()
-        texts = translator(sources, to=to, **options)
+        written[name] = texts = translator(sources, to=to, **options)
         seconds = round(time.perf_counter() - start, 2)
         result[name] = scored(texts, references, to) | counts(lines, texts, to)
         result[name]["seconds"] = seconds
+    result["changed"] = sum(a != b for a, b in zip(*written.values(), strict=True))
     return result
 
 
-def sets(split: str, lines: int) -> dict:
+def sets(args: argparse.Namespace) -> dict:
     """Each set's key → its name and a reader of its lines into a target."""
-    left_out = seen()
+    left_out, lines, split = seen(), args.lines, args.split
     return {
         "tatoeba": ("Tatoeba test", lambda to: real_text(TATOEBA, to, lines)),
         "python-docs": ("python-docs test", lambda to: real_text(PYTHON_DOCS, to, lines, left_out)),
         "phrases": (f"phrases {split}", lambda to: phrases(PHRASES / f"{split}.tsv", to, lines)),
+        "real": (
+            "newstest2017 + 3AM dev",
+            lambda to: real_dev(Path(args.sources), to, args.real_lines),
+        ),
     }
 
 
@@ -189,13 +214,19 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--split", choices=["test", "dev"], default="test", help="phrase set split")
     parser.add_argument("--to", choices=["en", "zh"], help="one direction (default: both)")
     parser.add_argument(
-        "--sets", default="tatoeba,python-docs,phrases", help="some of tatoeba,python-docs,phrases"
+        "--sets",
+        default="tatoeba,python-docs,phrases",
+        help="some of tatoeba,python-docs,phrases,real (real: dev text, with --split dev)",
     )
+    parser.add_argument("--real-lines", type=int, default=100, help="lines of the real set")
+    parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--dtype", default="fp32", help="fp32 (default: every host alike), auto …")
     args = parser.parse_args()
-    if unknown := set(args.sets.split(",")) - {"tatoeba", "python-docs", "phrases"}:
+    if unknown := set(args.sets.split(",")) - {"tatoeba", "python-docs", "phrases", "real"}:
         parser.error(f"--sets: no set {', '.join(sorted(unknown))}")
+    if "real" in args.sets.split(",") and args.split != "dev":
+        parser.error("--sets real: dev text, measured with --split dev")
     return args
 
 
@@ -207,7 +238,7 @@ def main() -> None:
     set_threads(args.threads)
     translator = Translator.load(args.model, dtype=args.dtype)
     results: dict = {}
-    chosen = sets(args.split, args.lines)
+    chosen = sets(args)
     for key in args.sets.split(","):
         name, read = chosen[key]
         for to in ("en", "zh"):
@@ -219,6 +250,7 @@ def main() -> None:
         "lines": args.lines,
         "split": args.split,
         "sets": args.sets,
+        "real_lines": args.real_lines,
         "threads": args.threads,
     }
     emit(

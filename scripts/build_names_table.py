@@ -204,7 +204,8 @@ def main() -> None:
     glosses = {zh: g for zh, _, g in entries}
     pinyin = {zh: py for zh, py, _ in entries}
     names = {
-        zh: by_surname(zh, pinyin[zh], glosses[zh][0], en, set(surnames)) for zh, en in names.items()
+        zh: by_surname(zh, pinyin[zh], glosses[zh][0], en, set(surnames))
+        for zh, en in names.items()
     }
     names.update({zh: glosses[zh][0].rstrip("!") for zh in SET_PHRASES})
     extra = read_extra()

@@ -232,7 +232,7 @@ def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
     held: list[tuple[int, str, str]] = []
     for start, name, english in found:
         if held and sentence[held[-1][0] + len(held[-1][1]) : start] in NAME_DOTS:
-            first, before, written = held.pop()
+            first, _, written = held.pop()
             words = [w for w in written.split() if w not in english.split()] + english.split()
             name, english, start = sentence[first : start + len(name)], " ".join(words), first
         held.append((start, name, english))
