@@ -54,6 +54,9 @@ TITLES = frozenset([
 # use them often, its Chinese persons' given names almost never
 FOREIGN_LAST = frozenset("伊米普夫兹顿逊格曼克尼森特卡塔萨坦登肯察")
 FOREIGN_ANY = frozenset("斯尔姆蒂迪茨瑟弗")
+# after a name of two characters, a character that carries on a transliteration (梅斯卡尔,
+# 萨尔兹堡) and is seldom a word of its own (伦敦塔 is the Tower of London)
+FOREIGN_AFTER = FOREIGN_ANY | frozenset("卡尼兹萨坦")
 COLOURS = frozenset("红黄蓝绿青紫黑白灰")  # 蓝白 "blue and white", 黑白: no Lan Bai
 # a two-character given name that jieba's dictionary counts this often as a common word (水平
 # "level" in 高水平, 时间, 眼镜) is that word; names jieba's tags mark as such stay (建国, 小龙)
@@ -216,7 +219,7 @@ def chinese_names(sentence: str) -> Held:
             None,
         )
         if end is not None:
-            if not sentence.startswith(NATIONALITY, end):
+            if not sentence.startswith(NATIONALITY, end) and not _in_foreign(sentence, start, end):
                 found.append((start, sentence[start:end], known.chinese[sentence[start:end]]))
             i = starts.index(end) if end < at else len(words)
             continue
@@ -224,6 +227,15 @@ def chinese_names(sentence: str) -> Held:
             found.append((start, word, in_pinyin(*parts)))
         i += 1
     return _joined(found, sentence)
+
+
+def _in_foreign(sentence: str, start: int, end: int) -> bool:
+    """Whether the name ``sentence[start:end]`` is two characters of a longer transliterated
+    name: a character of transliteration just before or after it (梅斯卡尔 "Mezcal" holds
+    neither 梅斯 "Metz" nor 卡尔 "Karl")."""
+    before, after = sentence[start - 1 : start], sentence[end : end + 1]
+    foreign = bool(before) and before in FOREIGN_LAST | FOREIGN_ANY
+    return end - start == 2 and (foreign or (bool(after) and after in FOREIGN_AFTER))
 
 
 def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
