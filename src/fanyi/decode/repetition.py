@@ -84,7 +84,8 @@ class RunGuard:
     chars: Tensor
     units: list[Tensor | None]  # [p - 1]: runs of units of p pieces
     inner_ids: Tensor  # K: the target pieces holding a run of n by themselves
-    repeating: Tensor  # MAX_PERIOD x n·MAX_PERIOD
+    repeating: Tensor  # MAX_PERIOD x n·MAX_PERIOD: n repeats but the last piece
+    starting: Tensor  # MAX_PERIOD x n·MAX_PERIOD: n - 1 repeats
     in_unit: Tensor  # MAX_PERIOD x n·MAX_PERIOD
 
     @classmethod
@@ -104,6 +105,7 @@ class RunGuard:
             held_units(src, on, n),
             inner.to(src.device),
             position >= width - ((n - 1) * p - 1),
+            position >= width - (n - 2) * p,
             position >= width - p,
         )
 
@@ -123,6 +125,10 @@ class RunGuard:
         place = (leads.start[group][:, None] + span).clamp(max=leads.flat.numel() - 1)
         penalty = log_probs.new_zeros(b, leads.width).masked_fill(span < count[:, None], -torch.inf)
         log_probs.scatter_add_(1, leads.flat[place], penalty)  # a repeated id adds 0
+        spelt = self.tables.bytes[first_byte(char)]  # the same character in bytes
+        last = (length >= self.n - 1) & ~(char == NONE) & ~(chars == char[:, None]).any(1)
+        stop = log_probs.new_zeros(b, 1).masked_fill((last & (spelt != NONE))[:, None], -torch.inf)
+        log_probs.scatter_add_(1, spelt.clamp(min=0)[:, None], stop)
         if self.inner_ids.numel():
             held = (chars[:, :, None] == target.inner_char[self.inner_ids]).any(1)  # b x K
             inner = log_probs[:, self.inner_ids]
@@ -131,28 +137,56 @@ class RunGuard:
     def forbid_units(self, log_probs: Tensor, tokens: Tensor, sources: Tensor | None) -> None:
         """Forbid the piece that would end the n-th repeat in a row of the last p pieces of
         ``tokens`` (b x t), for each p up to MAX_PERIOD, unless they spell a number, or one
-        character (whose runs ``forbid_chars`` weighs), or the row's source holds the run."""
+        character (whose runs ``forbid_chars`` weighs), or the row's source holds the run. A
+        unit with a byte piece is forbidden where its n-th repeat would start, never inside a
+        character: a cut there leaves bytes that spell nothing."""
         window, width = last_pieces(tokens, self.n * MAX_PERIOD), self.n * MAX_PERIOD
         p = torch.arange(1, MAX_PERIOD + 1, device=tokens.device)
         shifted = [last_pieces(tokens, width + k)[:, :width] for k in range(1, MAX_PERIOD + 1)]
         before = torch.stack(shifted, dim=1)  # b x P x width: [p - 1] is p pieces earlier
-        periodic = ((window[:, None, :] == before) | ~self.repeating).all(-1)  # b x P
-        t, piece = self.tables.target, window.clamp(min=0)
-        unit = self.in_unit
+        same_as_before = window[:, None, :] == before
+        t, piece, unit = self.tables.target, window.clamp(min=0), self.in_unit
+        spelt = self.tables.spelt[piece]
+        in_bytes = ((spelt[:, None, :] > 0) & unit).any(-1)  # b x P
+        periodic = torch.where(
+            in_bytes,
+            (same_as_before | ~self.starting).all(-1),
+            (same_as_before | ~self.repeating).all(-1),
+        )
         number = (t.numeric[piece][:, None, :] | ~unit).all(-1)
         number &= (t.digit[piece][:, None, :] & unit).any(-1)
         following = window[:, width - p]  # b x P: the piece each unit starts with
         first = t.trail_char[following.clamp(min=0)]
         same = t.whole[piece][:, None, :] & (t.trail_char[piece][:, None, :] == first[:, :, None])
-        stop = periodic & ~number & ~(same | ~unit).all(-1)
+        inside = self.tables.spelt[following.clamp(min=0)] == 2  # a byte within a character
+        stop = periodic & ~number & ~(same | ~unit).all(-1) & ~inside
         for k, held in enumerate(self.units):
             if held is not None:
-                tail = window[:, width - (self.n * (k + 1) - 1) :]
-                run = torch.cat([tail, following[:, k : k + 1]], dim=1)
-                rows = per_row(held, sources, window.size(0))
-                stop[:, k] &= ~(rows == run[:, None, :]).all(-1).any(-1)
+                stop[:, k] &= ~self.source_holds(held, window, following, k + 1, sources)
         penalty = log_probs.new_zeros(stop.shape).masked_fill(stop, -torch.inf)
         log_probs.scatter_add_(1, following.clamp(min=0), penalty)
+
+    def source_holds(
+        self, held: Tensor, window: Tensor, following: Tensor, p: int, sources: Tensor | None
+    ) -> Tensor:
+        """b: whether each row's source holds the run of units of p pieces that its next
+        piece ``following[:, p - 1]`` would make: its last n·p pieces, or for a unit in bytes
+        (forbidden at its n-th start) its last (n - 1)·p + 1."""
+        width = window.size(1)
+        run = torch.cat([window[:, width - (self.n * p - 1) :], following[:, p - 1 : p]], dim=1)
+        rows = per_row(held, sources, window.size(0))  # b x m x n·p
+        whole = (rows == run[:, None, :]).all(-1).any(-1)
+        started = (self.n - 1) * p + 1
+        begun = (rows[..., -started:] == run[:, None, -started:]).all(-1).any(-1)
+        in_bytes = (self.tables.spelt[run[:, -p:].clamp(min=0)] > 0).any(-1)
+        return torch.where(in_bytes, begun, whole)
+
+
+def first_byte(char: Tensor) -> Tensor:
+    """The first byte of each code point's UTF-8 (0 for :data:`NONE`)."""
+    lead = torch.where(char < 0x10000, 0xE0 | (char >> 12), 0xF0 | (char >> 18))
+    lead = torch.where(char < 0x800, 0xC0 | (char >> 6), lead)
+    return torch.where(char < 0x80, char, lead).clamp(0, 255)
 
 
 def last_pieces(tokens: Tensor, width: int) -> Tensor:

@@ -5,6 +5,7 @@ gathering them rather than by comparing every piece of the vocabulary with every
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -18,6 +19,7 @@ from ..text.runs import NUMERIC, WORD_START, runs_char
 
 NONE = -1  # the character of a piece end that starts or continues no run, an id of no piece
 Rows = dict[str, tuple[int, ...]]  # a piece's text → its row of the tables
+BYTE = re.compile("<0x[0-9A-F]{2}>")  # SentencePiece's byte fallback: one byte of UTF-8
 
 
 @dataclass(frozen=True)
@@ -81,23 +83,28 @@ class LeadIndex:
 
     @classmethod
     def of(cls, runs: PieceRuns) -> LeadIndex:
-        """The index of ``runs``' leading runs."""
+        """The index of ``runs``' leading runs (where no piece starts with a character, one
+        empty group that no piece's last character names)."""
         ids = (runs.lead_char != NONE).nonzero()[:, 0]
+        if not ids.numel():
+            none = torch.full_like(runs.trail_char, NONE)
+            return cls(ids.new_zeros(1), ids.new_zeros(1), ids.new_zeros(1, 2), none, 1)
         chars, group = torch.unique(runs.lead_char[ids], return_inverse=True)
         lengths = runs.lead_len[ids]
         order = sorted(range(ids.numel()), key=lambda i: (int(group[i]), -int(lengths[i])))
         k = chars.numel()
         counts = torch.bincount(group, minlength=k)
-        longest = int(lengths.max()) if ids.numel() else 0
         at_least = torch.stack(
-            [torch.bincount(group[lengths >= j], minlength=k) for j in range(longest + 2)], dim=1
+            [
+                torch.bincount(group[lengths >= j], minlength=k)
+                for j in range(int(lengths.max()) + 2)
+            ],
+            dim=1,
         )
-        key = torch.full_like(runs.trail_char, NONE)
-        if k:
-            place = torch.searchsorted(chars, runs.trail_char).clamp(max=k - 1)
-            key = torch.where(chars[place] == runs.trail_char, place, NONE)
+        place = torch.searchsorted(chars, runs.trail_char).clamp(max=k - 1)
+        key = torch.where(chars[place] == runs.trail_char, place, NONE)
         start = torch.cumsum(counts, 0) - counts
-        return cls(ids[order], start, at_least, key, int(counts.max()) if k else 0)
+        return cls(ids[order], start, at_least, key, int(counts.max()))
 
     def to(self, device: torch.device) -> LeadIndex:
         return LeadIndex(
@@ -114,32 +121,45 @@ class RunTables:
     """What ``max_repeat_run`` reads of a model's two vocabularies: each source and target
     piece's runs, the target pieces by leading character, and each source piece's target id
     (:data:`NONE`: none). A source piece's runs are those of its NFKC form: "……" holds six
-    dots, which a translation into English may write."""
+    dots, which a translation into English may write. ``bytes`` holds the id of each byte piece
+    (``<0xE5>``, :data:`NONE` where the target has none): a run's next character spelt in bytes
+    is forbidden by its first byte; ``spelt`` says of each target piece whether it is text (0),
+    a byte that starts a character (1) or one that continues it (2)."""
 
     source: PieceRuns
     target: PieceRuns
     leads: LeadIndex
     source_to_target: Tensor
+    bytes: Tensor  # 256
+    spelt: Tensor  # V
     # copies on other devices, made once each: a GPU search does not upload them every batch
     copies: dict[torch.device, RunTables] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, source: Sequence[str], target: Sequence[str], sizes: tuple[int, int]) -> RunTables:
-        """The tables of the pieces ``source`` and ``target`` ("" for a special piece), with
-        the model's vocabulary ``sizes`` (source, target) rows."""
+        """The tables of the pieces ``source`` and ``target`` ("" for a special piece; a byte
+        piece ``<0xE5>`` holds no character), with the model's vocabulary ``sizes`` (source,
+        target) rows."""
+        byte_ids, spelt = [NONE] * 256, [0] * sizes[1]
+        for i, piece in enumerate(target):
+            if BYTE.fullmatch(piece):
+                byte_ids[int(piece[3:5], 16)] = i
+                spelt[i] = 2 if 0x80 <= int(piece[3:5], 16) < 0xC0 else 1
         ids = {piece: i for i, piece in enumerate(target) if piece}
         mapped = [ids.get(piece, NONE) if piece else NONE for piece in source]
         mapped += [NONE] * (sizes[0] - len(mapped))
+        source, target = ([_text(p) for p in pieces] for pieces in (source, target))
         memo: Rows = {}  # a joint vocabulary's pieces are read once
         target_runs = PieceRuns.of(target, sizes[1], memo)
         compatible = [unicodedata.normalize("NFKC", piece) for piece in source]
         source_runs = PieceRuns.of(compatible, sizes[0], memo)
-        return cls(source_runs, target_runs, LeadIndex.of(target_runs), torch.tensor(mapped))
+        tables = (torch.tensor(mapped), torch.tensor(byte_ids), torch.tensor(spelt))
+        return cls(source_runs, target_runs, LeadIndex.of(target_runs), *tables)
 
     @classmethod
     def of_vocabularies(cls, source: Vocab, target: Vocab, sizes: tuple[int, int]) -> RunTables:
-        """The tables of two SentencePiece vocabularies: their special, tag and byte pieces
-        hold no run."""
+        """The tables of two SentencePiece vocabularies: their special and tag pieces hold no
+        run."""
         target_texts = texts_of(target)
         source_texts = target_texts if source is target else texts_of(source)
         return cls.of(source_texts, target_texts, sizes)
@@ -154,12 +174,18 @@ class RunTables:
                 self.target.to(device),
                 self.leads.to(device),
                 self.source_to_target.to(device),
+                self.bytes.to(device),
+                self.spelt.to(device),
             )
         return self.copies[device]
 
 
 def texts_of(vocab: Vocab) -> list[str]:
-    """Each piece of ``vocab`` as text, "" for a special, tag or byte piece."""
+    """Each piece of ``vocab`` as text, "" for a special or tag piece."""
     special = {PAD, UNK, BOS, EOS, *vocab.tags}
-    pieces = (vocab.id_to_piece(i) for i in range(len(vocab)))
-    return ["" if p in special or (p.startswith("<0x") and p.endswith(">")) else p for p in pieces]
+    return ["" if p in special else p for p in map(vocab.id_to_piece, range(len(vocab)))]
+
+
+def _text(piece: str) -> str:
+    """The characters ``piece`` holds: none for a byte piece."""
+    return "" if BYTE.fullmatch(piece) else piece

@@ -175,6 +175,36 @@ def dots(source: tuple[int, ...], prefix: tuple[int, ...]) -> dict[int, float]:
     return {4: 0.6, 3: 0.3, EOS: 0.1}
 
 
+def test_a_run_is_not_continued_in_bytes():
+    """ "s" spelt as its UTF-8 byte (SentencePiece's byte fallback) counts as "s"."""
+    pieces = ["", "", "", "s", "<0x73>", "\u2581x"]
+    tables = RunTables.of(pieces, pieces, (6, 6))
+    task = SearchTask(torch.tensor(NO_RUN), options(4, max_len_b=6), BOS, EOS, runs=tables)
+    assert greedy_decode(HandModel(stutter), task)[0][0].tokens == [3, 3, 3, 5, 3, 3]
+
+
+def cough(source: tuple[int, ...], prefix: tuple[int, ...]) -> dict[int, float]:
+    """咳 in bytes (E5 92 B3: ids 3 4 5) again and again."""
+    following = 3 if not prefix else 3 + (prefix[-1] - 2) % 3
+    return {following: 0.7, EOS: 0.2, **{i: 0.05 for i in (3, 4, 5) if i != following}}
+
+
+@pytest.mark.parametrize(
+    ("src", "tokens"),
+    [
+        ([[5]], [3, 4, 5] * 3),  # the fourth 咳 is not begun: no byte left over
+        ([[3, 4, 5] * 4], [3, 4, 5] * 4),  # the source writes 咳 four times
+    ],
+)
+def test_a_run_of_a_character_in_bytes_stops_at_a_characters_end(src, tokens):
+    pieces = ["", "", "", "<0xE5>", "<0x92>", "<0xB3>"]
+    config = SearchOptions(max_len_a=0.0, max_len_b=12, length_penalty=0.0, max_repeat_run=4)
+    task = SearchTask(
+        torch.tensor(src), config, BOS, EOS, runs=RunTables.of(pieces, pieces, (6, 6))
+    )
+    assert greedy_decode(HandModel(cough), task)[0][0].tokens == tokens
+
+
 def test_a_search_without_the_vocabularies_runs_unguarded():
     task = SearchTask(torch.tensor(NO_RUN), options(4), BOS, EOS)
     assert greedy_decode(HandModel(stutter), task)[0][0].tokens == [3, 3, 3, 3, 3, 3]
