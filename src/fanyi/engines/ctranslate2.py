@@ -13,7 +13,10 @@ k-finished rule and leaves log-probabilities as they are), and fanyi ranks them.
 remains: a hypothesis that reaches its length limit ends there without EOS, where fanyi forces EOS
 and counts its probability. ``dtype: auto`` decodes in the exported type (``fanyi export
 --dtype`` chose it; a model's ``auto_dtypes`` are the fanyi engine's timings). What it cannot do
-it refuses by name: ``compile`` (fanyi's compiled steps), per-layer attention maps.
+it refuses by name: ``compile`` (fanyi's compiled steps), per-layer attention maps. One search
+option it leaves out instead: ``max_repeat_run``, which reads each piece's characters at every
+step, where ``translate_batch`` takes no per-step rule. It is on by default, so refusing it
+would refuse every call (docs/decoding.md, Repetition).
 """
 
 from __future__ import annotations
