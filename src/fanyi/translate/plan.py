@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -15,8 +16,10 @@ from ..decode.hypothesis import Hypothesis, StepHook
 from ..decode.options import SearchOptions, for_target
 from ..decode.rerank import backward_scores, rerank
 from ..engines.registry import Engine
+from ..text.numerals import whole
 from .pending import Piece, isolated
 from .source_text import SourceText
+from .target_text import TargetText
 
 T = TypeVar("T")
 
@@ -102,9 +105,33 @@ def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     )
     again = search_by_target(searcher.with_options(options), rows.subset(missing))
     for i, hypotheses in zip(missing, again, strict=True):
-        if kept := [h for h in hypotheses if holds(h.tokens, constraints[i])]:
+        if kept := _holding(searcher.text.target, hypotheses, constraints[i]):
             found[i] = kept[:n_best]
     return found
+
+
+def _holding(
+    target: TargetText, hypotheses: list[Hypothesis], phrases: list[Spellings]
+) -> list[Hypothesis]:
+    """The held search's ``hypotheses`` that hold ``phrases`` as text: its best, and after it
+    those that write no phrase run into a word anywhere ("Syrialy" beside "Syria")."""
+    kept = []
+    for n, hypothesis in enumerate(hypotheses):
+        if target.holds(hypothesis.tokens, phrases) and (
+            n == 0 or not _run_in(target.vocab.decode(hypothesis.tokens), target, phrases)
+        ):
+            kept.append(hypothesis)
+    return kept
+
+
+def _run_in(text: str, target: TargetText, phrases: list[Spellings]) -> bool:
+    """Whether ``text`` writes one of ``phrases`` somewhere not as whole words."""
+    for forms in phrases:
+        phrase = target.vocab.decode(forms[0]).strip()
+        for at in (m.start() for m in re.finditer(re.escape(phrase), text)):
+            if phrase and not whole(phrase, text[max(at - 1, 0) : at + len(phrase) + 1]):
+                return True
+    return False
 
 
 def search_by_target(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
