@@ -98,7 +98,7 @@ def real_dev(sources: Path, to: str, lines: int) -> list[Line]:
     turns = itertools.chain.from_iterable(itertools.zip_longest(*pairs))
     rows = [row for row in turns if row and row[0].strip() and row[0].splitlines() == [row[0]]]
     source = SOURCE_OF[to]
-    return [Line(normalised(s, source), normalised(r, to)) for s, r in rows[:lines]]
+    return [Line(normalised(s, source), normalised(r, to)) for s, r in rows[: lines or None]]
 
 
 def phrases(path: Path, to: str, lines: int) -> list[Line]:
@@ -218,7 +218,9 @@ def parse_args() -> argparse.Namespace:
         default="tatoeba,python-docs,phrases",
         help="some of tatoeba,python-docs,phrases,real (real: dev text, with --split dev)",
     )
-    parser.add_argument("--real-lines", type=int, default=100, help="lines of the real set")
+    parser.add_argument(
+        "--real-lines", type=int, default=100, help="lines of the real set (0: all)"
+    )
     parser.add_argument("--sources", default="data/sources", help="where fanyi data wrote")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--dtype", default="fp32", help="fp32 (default: every host alike), auto …")

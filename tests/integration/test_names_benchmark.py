@@ -86,3 +86,19 @@ def test_each_set_is_translated_both_ways_off_and_on(tmp_path_factory):
         for on in (phrases["off"], phrases["on"]):
             assert sum(on["correct_by_part"].values()) == on["correct"] <= 3
             assert on["signature"].startswith("nrefs:1") and 0 <= on["chrf"] <= 100
+
+
+def test_the_real_set_deals_a_line_of_each_dev_set_in_turn(names, tmp_path):
+    for folder, rows in (("wmt-news", ["A\t甲", "B\t乙"]), ("3am", ["C\t丙"])):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "dev.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    lines = names.real_dev(tmp_path, "en", 0)
+    assert [(line.source, line.reference) for line in lines] == [
+        ("甲", "A"),
+        ("丙", "C"),
+        ("乙", "B"),
+    ]
+    assert (
+        len(names.real_dev(tmp_path, "zh", 2)) == 2
+        and names.real_dev(tmp_path / "x", "en", 5) == []
+    )
