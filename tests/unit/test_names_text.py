@@ -24,6 +24,7 @@ from fanyi.text.transform import Context
         ("他在上海交通大学读书。", [("上海交通大学", "Shanghai Jiao Tong University")]),
         ("我叫王小明。", [("我叫王小明", "My name is Wang Xiaoming")]),  # the speaker's own
         ("他叫王小明。", [("王小明", "Wang Xiaoming")]),
+        ("我叫王小明来。", [("王小明", "Wang Xiaoming")]),  # "I told him to come"
         ("李伟是我的同事。", [("李伟", "Li Wei")]),
         ("欧阳修是宋代文学家。", [("欧阳修", "Ouyang Xiu")]),
         ("新年快乐！", [("新年快乐", "Happy New Year")]),

@@ -24,6 +24,7 @@ import functools
 import logging
 import re
 import threading
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -253,9 +254,13 @@ def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
 
 def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[str, str]:
     """(name, English), or with the words that introduce it where the speaker gives it as
-    their own (我叫王小明: "My name is Wang Xiaoming", which the model writes "I called")."""
+    their own, the name ending the clause (我叫王小明。: "My name is Wang Xiaoming", which the
+    model writes "I called"; not 我叫王小明来 "I told Wang Xiaoming to come")."""
+    after = sentence[start + len(name) : start + len(name) + 1]
     for words in INTRODUCTIONS:
-        if sentence[:start].endswith(words):
+        if sentence[:start].endswith(words) and (
+            not after or unicodedata.category(after)[0] == "P"
+        ):
             return words + name, f"{MY_NAME_IS} {english}"
     return name, english
 
