@@ -140,9 +140,11 @@ class RunGuard:
         character (whose runs ``forbid_chars`` weighs), or the row's source holds the run. A
         unit with a byte piece is forbidden where its n-th repeat would start, never inside a
         character: a cut there leaves bytes that spell nothing."""
-        window, width = last_pieces(tokens, self.n * MAX_PERIOD), self.n * MAX_PERIOD
-        p = torch.arange(1, MAX_PERIOD + 1, device=tokens.device)
-        shifted = [last_pieces(tokens, width + k)[:, :width] for k in range(1, MAX_PERIOD + 1)]
+        width, longest = self.n * MAX_PERIOD, MAX_PERIOD
+        pieces = last_pieces(tokens, width + longest)
+        window = pieces[:, longest:]
+        p = torch.arange(1, longest + 1, device=tokens.device)
+        shifted = [pieces[:, longest - k : longest - k + width] for k in range(1, longest + 1)]
         before = torch.stack(shifted, dim=1)  # b x P x width: [p - 1] is p pieces earlier
         same_as_before = window[:, None, :] == before
         t, piece, unit = self.tables.target, window.clamp(min=0), self.in_unit
