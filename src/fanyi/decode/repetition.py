@@ -91,18 +91,21 @@ class RunGuard:
     @classmethod
     def start(cls, tables: RunTables | None, src: Tensor, n: int) -> RunGuard | None:
         """The guard of a search of ``src`` (b x s source ids); None where it is off. One host
-        synchronisation: which unit lengths any source holds a run of."""
+        synchronisation: whether any source holds a run of a character, and of units of each
+        length (most hold none, and their steps then skip the comparisons)."""
         if tables is None or n == 0:
             return None
         inner = (tables.target.inner_len >= n).nonzero()[:, 0]  # on the host: no sync
         on = tables.to(src.device)
         width, p = n * MAX_PERIOD, torch.arange(1, MAX_PERIOD + 1, device=src.device)[:, None]
         position = torch.arange(width, device=src.device)
+        chars, units = held_chars(src, on.source, n), held_units(src, on, n)
+        held = torch.stack([(chars != NONE).any(), *[(w != NEVER).any() for w in units]]).tolist()
         return cls(
             n,
             on,
-            held_chars(src, on.source, n),
-            held_units(src, on, n),
+            chars if held[0] else chars[:, :0],
+            [w if any_held else None for w, any_held in zip(units, held[1:], strict=True)],
             inner.to(src.device),
             position >= width - ((n - 1) * p - 1),
             position >= width - (n - 2) * p,
@@ -114,10 +117,11 @@ class RunGuard:
         character after ``tokens`` (b x t, no BOS) that the row's source (``sources``: of each
         row or beam; None: one source) does not hold."""
         b, target, leads = log_probs.size(0), self.tables.target, self.tables.leads
-        chars = per_row(self.chars, sources, b)
+        chars = per_row(self.chars, sources, b)  # b x 0 where no source holds a run
         char, length = trailing_run(tokens[:, -self.n :], target)  # a shorter run spans fewer
         key = leads.key[tokens[:, -1]]
-        free = (char == NONE) | (key == NONE) | (chars == char[:, None]).any(1)  # b
+        held = (char == NONE) | (chars == char[:, None]).any(1)  # b
+        free = held | (key == NONE)
         group = key.clamp(min=0)
         need = (self.n - length).clamp(1, leads.at_least.size(1) - 1)
         count = leads.at_least[group, need].masked_fill(free, 0)  # b: pieces to forbid
@@ -126,13 +130,15 @@ class RunGuard:
         penalty = log_probs.new_zeros(b, leads.width).masked_fill(span < count[:, None], -torch.inf)
         log_probs.scatter_add_(1, leads.flat[place], penalty)  # a repeated id adds 0
         spelt = self.tables.bytes[first_byte(char)]  # the same character in bytes
-        last = (length >= self.n - 1) & ~(char == NONE) & ~(chars == char[:, None]).any(1)
+        last = (length >= self.n - 1) & ~held
         stop = log_probs.new_zeros(b, 1).masked_fill((last & (spelt != NONE))[:, None], -torch.inf)
         log_probs.scatter_add_(1, spelt.clamp(min=0)[:, None], stop)
-        if self.inner_ids.numel():
-            held = (chars[:, :, None] == target.inner_char[self.inner_ids]).any(1)  # b x K
+        if self.inner_ids.numel() and self.chars.size(1):
+            holds = (chars[:, :, None] == target.inner_char[self.inner_ids]).any(1)  # b x K
             inner = log_probs[:, self.inner_ids]
-            log_probs[:, self.inner_ids] = inner.masked_fill(~held, -torch.inf)
+            log_probs[:, self.inner_ids] = inner.masked_fill(~holds, -torch.inf)
+        elif self.inner_ids.numel():
+            log_probs.index_fill_(1, self.inner_ids, -torch.inf)
 
     def forbid_units(self, log_probs: Tensor, tokens: Tensor, sources: Tensor | None) -> None:
         """Forbid the piece that would end the n-th repeat in a row of the last p pieces of
@@ -237,10 +243,10 @@ def held_chars(src: Tensor, runs: PieceRuns, n: int) -> Tensor:
     return torch.cat([across.view(b, s), within.view(b, s)], dim=1)
 
 
-def held_units(src: Tensor, tables: RunTables, n: int) -> list[Tensor | None]:
+def held_units(src: Tensor, tables: RunTables, n: int) -> list[Tensor]:
     """Per unit length p (1 … MAX_PERIOD), each source's runs of n repeats of a unit of p
     pieces, as target ids, from each of the unit's pieces: b x m·p x n·p windows
-    (:data:`NEVER` in those that are not runs), or None where no source holds one."""
+    (:data:`NEVER` in those that are not runs)."""
     ids = tables.source_to_target[src]  # b x s; NONE for a piece the target lacks
     found: list[Tensor] = []
     for p in range(1, MAX_PERIOD + 1):
@@ -253,5 +259,4 @@ def held_units(src: Tensor, tables: RunTables, n: int) -> list[Tensor | None]:
         windows = windows.masked_fill(~runs[..., None], NEVER)
         # each run from each of its p pieces: a translation's run may start at any of them
         found.append(torch.cat([windows.roll(-r, dims=-1) for r in range(p)], dim=1))
-    held = torch.stack([(w != NEVER).any() for w in found]).tolist()  # the one host sync
-    return [w if any_held else None for w, any_held in zip(found, held, strict=True)]
+    return found
