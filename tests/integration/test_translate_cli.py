@@ -203,6 +203,7 @@ def test_every_decode_config_key_is_a_flag(command, tmp_path):
         "attention": "true",
         "repetition_penalty": "1.2",
         "no_repeat_ngram_size": "3",
+        "max_repeat_run": "3",
         "target_script_only": "false",
         "suppress_ids": "5,17",
         "allowed_softmax": "true",
@@ -222,7 +223,7 @@ def test_every_decode_config_key_is_a_flag(command, tmp_path):
         auto_dtypes=["fp32", "int8"], workers=2, compile=True, split_sentences=False,
         recase_headlines=False, keep_numbers=False, keep_code=False, keep_list_markers=False, keep_links=False, hold_numbers=False, hold_dates=False,
         hold_code=False, constrained_length_penalty=1.5, long_input="error", chinese_script="tw",
-        attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3, target_script_only=False,
+        attention=True, repetition_penalty=1.2, no_repeat_ngram_size=3, max_repeat_run=3, target_script_only=False,
         suppress_ids=[5, 17], allowed_softmax=True, script_penalty=1.5, script_penalty_by_target={"zh": 0.5},
         penalized_ids=[6, 18], hold_names=False, keep_emoji=False, glossary=str(glossary),
     )  # fmt: skip
