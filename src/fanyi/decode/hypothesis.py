@@ -32,8 +32,8 @@ class Hypothesis:
 
 
 NO_TRANSLATION = (
-    "the search options leave no translation: min_len, suppress_ids, no_repeat_ngram_size or "
-    "the target prefix rule out every continuation"
+    "the search options leave no translation: min_len, suppress_ids, no_repeat_ngram_size, "
+    "max_repeat_run or the target prefix rule out every continuation"
 )
 
 # Called by every search before each decoding step: it may wait (the server lets another batch
