@@ -20,10 +20,14 @@ SENTENCES = ["Thank you.", "Where is the station?", "I like tea.", "He is my fri
 HEADER = 'msgid ""\nmsgstr ""\n"Language: zh_CN\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
 
 
+ENTRIES = 240  # enough that a stop comes in the middle even on a busy host
+
+
 def catalogue() -> str:
-    """60 entries: 57 untranslated (one of them plural), 3 translated already."""
+    """240 entries: 237 untranslated (one of them plural), 3 translated already."""
     entries = [
-        f'#: page.rst:{n}\nmsgid "{SENTENCES[n % 4][:-1]} ({n})."\nmsgstr ""\n' for n in range(56)
+        f'#: page.rst:{n}\nmsgid "{SENTENCES[n % 4][:-1]} ({n})."\nmsgstr ""\n'
+        for n in range(ENTRIES - 4)
     ]
     entries += [f'msgid "Done {n}."\nmsgstr "完成 {n}。"\n' for n in range(3)]
     entries.append('msgid "One cup"\nmsgid_plural "Many cups"\nmsgstr[0] ""\n')
@@ -47,16 +51,18 @@ def test_ctrl_c_keeps_the_filled_entries_and_filling_again_completes_them(model,
     source.write_text(catalogue(), encoding="utf-8")
     assert main(["po", str(source), "-o", str(whole), *model]) == 0
     expected = filled(whole)
-    assert len(expected) > 50  # of 57: the tiny model may fail on one
+    assert len(expected) > ENTRIES - 10  # of 237: the tiny model may fail on a few
     command = [sys.executable, "-m", "fanyi", "po", str(source), "-o", str(out), *model]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while process.poll() is None and not (out.exists() and filled(out)):
         time.sleep(0.02)  # each write is whole (renamed into place): any file seen parses
     process.send_signal(signal.SIGINT)
-    assert process.wait() == 130  # stopped in the middle: 56 more entries were to fill
-    kept = filled(out)
-    assert 0 < len(kept) < len(expected)
+    stopped, kept = process.wait(), filled(out)
+    if stopped == 130:  # in the middle, as nearly always
+        assert 0 < len(kept) < len(expected)
+    else:  # a host too busy to send the signal before the last entry: the whole was written
+        assert stopped == 0 and kept == expected
     assert all(expected[msgid] == entry for msgid, entry in kept.items())
-    assert len(polib.pofile(str(out))) == 60
+    assert len(polib.pofile(str(out))) == ENTRIES
     assert main(["po", str(out), "-o", str(out), "--overwrite", *model]) == 0
     assert out.read_bytes() == whole.read_bytes()

@@ -17,6 +17,7 @@ the size). ``--to`` and ``--quantization`` (CTranslate2's names) are the old spe
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..interop.ct2_dtypes import DTYPES
 from ..outputs import OVERWRITE_HELP, claim_dir
@@ -81,7 +82,13 @@ def run(args: argparse.Namespace) -> int:
     if args.model and args.model_option and args.model != args.model_option:
         raise ValueError(f"two models given: {args.model} and -m {args.model_option}")
     claim_dir(args.output, args.overwrite)  # before the model is loaded
-    model = first_member(resolve_model_dir(args.model or args.model_option))
+    named = resolve_model_dir(args.model or args.model_option)
+    model = first_member(named)
+    if model != named and (args.model or args.model_option):
+        print(
+            f"fanyi export: {named} is an ensemble: exporting its first member, {model}",
+            file=sys.stderr,
+        )
     if args.format == "ctranslate2":
         print(export_ctranslate2(model, args.output, DTYPES[args.dtype], args.overwrite))
     else:
