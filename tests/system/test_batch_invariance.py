@@ -10,6 +10,7 @@ import pytest
 from conftest import corpora  # noqa: F401  (the fixtures' corpora)
 from fanyi import Translator
 from fanyi.cli import main
+from fanyi.decode.rerank import log_likelihoods
 from fanyi.translate.translator import BUNDLED
 
 pytestmark = [
@@ -78,3 +79,18 @@ def test_a_target_prefix_in_the_batch_changes_no_other_line():
     held = translator.translate(lines, target_prefix=prefixes)
     assert held[0].text.startswith("这个")
     assert [h.text for h in held[1:]] == plain[1:]
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "bf16", "int8"])
+def test_a_pairs_score_for_reranking_is_the_same_alone_and_in_a_batch(dtype):
+    """Teacher-forced log P(target | source), which reranking by the backward score uses, of
+    pairs of many lengths: bitwise the same scored alone and together."""
+    model = Translator.load(dtype=dtype).engine.model
+    draw = random.Random(0)
+
+    def ids(low: int, high: int) -> list[int]:
+        return [draw.randrange(10, 15000) for _ in range(draw.randrange(low, high))]
+
+    pairs = [([5, *ids(3, 40), 3], ids(3, 40)) for _ in range(12)]
+    together = log_likelihoods(model, [s for s, _ in pairs], [t for _, t in pairs])
+    assert [log_likelihoods(model, [s], [t])[0] for s, t in pairs] == together

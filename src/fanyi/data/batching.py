@@ -51,6 +51,18 @@ class Batch:
         )
 
 
+# Decoding pads a batch to a multiple of this many positions: a CPU's vectorised sums over them
+# (softmax, weights x values, a row's total) then add a row's own terms in the same order whatever
+# the batch's longest row, so that a line's translation and scores are bitwise the same alone and
+# in any batch, in int8 and bf16 too (tests/system/test_batch_invariance.py)
+WIDTH_STEP = 16
+
+
+def widened(rows: torch.Tensor, pad_id: int) -> torch.Tensor:
+    """``rows`` (b x t) right-padded with ``pad_id`` to a multiple of WIDTH_STEP columns."""
+    return torch.nn.functional.pad(rows, (0, -rows.size(1) % WIDTH_STEP), value=pad_id)
+
+
 def pad_rows(
     rows: Sequence[Sequence[int]], pad_id: int, start: int | None = None, end: int | None = None
 ) -> torch.Tensor:

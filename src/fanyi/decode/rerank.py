@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 import torch
 from torch import Tensor
 
-from ..data.batching import Batch, collate, token_batches
+from ..data.batching import Batch, collate, token_batches, widened
 from ..model import Model, Transformer
 from .ensemble import mixture
 from .hypothesis import Hypothesis, StepHook, no_pause
@@ -50,12 +50,19 @@ def log_likelihoods(
     ):
         between_batches()
         batch = collate([(sources[i][:-1], targets[i]) for i in rows], c.pad_id, c.bos_id, c.eos_id)
-        batch = batch.to(device)
+        batch = widened_pairs(batch, c.pad_id).to(device)
         per_token = mixture([gold_log_probs(m, batch) for m in models])
         per_token = per_token.masked_fill(batch.tgt_out == c.pad_id, 0)
         for i, value in zip(rows, per_token.sum(dim=1).tolist(), strict=True):
             found[i] = value
     return found
+
+
+def widened_pairs(batch: Batch, pad_id: int) -> Batch:
+    """``batch`` with its sources and targets padded to a multiple of ``WIDTH_STEP`` positions:
+    a pair's score the same alone and in any batch."""
+    src, tgt_in, tgt_out = (widened(t, pad_id) for t in (batch.src, batch.tgt_in, batch.tgt_out))
+    return Batch(src, tgt_in, tgt_out, batch.ntokens)
 
 
 def gold_log_probs(model: Transformer, batch: Batch) -> Tensor:

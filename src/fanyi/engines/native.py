@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor
 
-from ..data.batching import pad_rows, token_batches
+from ..data.batching import pad_rows, token_batches, widened
 from ..decode import ensemble
 from ..decode.constraints import Spellings
 from ..decode.held_batch import constrained_searches
@@ -29,12 +28,6 @@ from ..device import resolve_device
 from ..model import Model
 from ..sections import Checkpoint
 from .dtype import choose_dtype, prepare_model, weights_key
-
-# Sources are padded to a multiple of this many positions: a CPU's vectorised sums over the keys
-# (softmax, weights x values) then add a source's own terms in the same order whatever the batch's
-# longest source, so that a line's encoding, and in int8 its decoding, is bitwise the same alone
-# and in any batch (tests/system/test_batch_invariance.py)
-WIDTH_STEP = 16
 
 
 class NativeEngine:
@@ -114,7 +107,7 @@ class NativeEngine:
         order = sorted(picked, key=lambda i: lengths[i])
         for batch in token_batches(order, lengths, self.options.batch_tokens):
             src = pad_rows([sources[i] for i in batch], c.pad_id)
-            src = F.pad(src, (0, -src.size(1) % WIDTH_STEP), value=c.pad_id).to(self.device)
+            src = widened(src, c.pad_id).to(self.device)  # the same alone and in any batch
             forced = forced_tokens(prefixes and [prefixes[i] for i in batch], self.device)
             task = SearchTask(src, options, c.bos_id, c.eos_id, between_steps, forced)
             yield batch, self._with_runs(task)
