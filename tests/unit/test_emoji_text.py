@@ -3,7 +3,7 @@ their joiners, the words closed up, and written back into a translation in their
 run once, whatever the translation."""
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fanyi.text.emoji import RUN, read_out, written_back
@@ -62,6 +62,7 @@ COPIED = st.sampled_from(["😀", "𠀀", FLAG, FAMILY, HEART, "⭐", "1\ufe0f\u
     st.lists(WORDS, max_size=10),
     st.sampled_from(["en", "zh"]),
 )
+@example(["1\ufe0f\u20e3", "我", "😀", "我"], [], "zh")  # a run written inside an earlier one
 def test_every_run_comes_back_once_and_nothing_else_is_added(pieces, words, to):
     text, translation = "".join(pieces), "".join(words)
     rest, places = read_out(text)

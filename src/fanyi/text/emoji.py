@@ -89,9 +89,18 @@ def written_back(translation: str, places: list[Place], to: str) -> str:
     for n, spot in enumerate(places):
         if held.count(spot.run) > [p.run for p in places[:n]].count(spot.run):
             continue
-        at = where(translation, spot, spaced)
+        at = outside_runs(translation, where(translation, spot, spaced))
         translation = inserted(translation, at, spot.run, spaced)
     return translation
+
+
+def outside_runs(translation: str, at: int) -> int:
+    """``at``, or the end of the run written back before that it falls inside (1️⃣ is one run:
+    nothing goes between its 1 and its keycap)."""
+    for run in RUN.finditer(translation):
+        if run.start() < at < run.end():
+            return run.end()
+    return at
 
 
 def where(translation: str, spot: Place, spaced: bool) -> int:
