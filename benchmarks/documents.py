@@ -51,20 +51,7 @@ def markdown_tree(data: bytes) -> list:
     """Markdown's blocks, code, HTML, link addresses and inline markup, in order."""
     from fanyi.documents import markdown
 
-    kept: list = []
-    for token in markdown.parser().parse(data.decode("utf-8")):
-        if token.type != "inline":
-            kept.append((token.type, token.tag, token.markup, token.info))
-        if token.type in ("fence", "code_block", "html_block"):
-            kept.append(token.content)
-        for child in token.children or []:
-            if child.type in ("code_inline", "html_inline"):
-                kept.append((child.type, child.content))
-            elif child.type in ("link_open", "image"):
-                kept.append((child.type, child.attrs.get("href"), child.attrs.get("src")))
-            elif child.type.endswith(("_open", "_close")):
-                kept.append(child.type)
-    return kept
+    return markdown.skeleton(data.decode("utf-8"))
 
 
 def html_tree(data: bytes) -> list:

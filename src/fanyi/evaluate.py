@@ -9,11 +9,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .decode.options import SearchOptions
+from .inputs import WINDOW_LINES
 from .scores import Scores, score
 from .translate.translation import Translation
 from .translate.translator import Translator
-
-WINDOW = 256  # sources batched (and sorted by length) together: what a stop can cost
 
 
 def evaluate(
@@ -52,7 +51,7 @@ def _stream(
     options: SearchOptions | None,
     changes: dict[str, Any],
 ) -> Iterator[Translation]:
-    """Each source's translation in order, WINDOW sources searched at a time."""
-    for start in range(0, len(sources), WINDOW):
-        window = list(sources[start : start + WINDOW])
+    """Each source's translation in order, WINDOW_LINES sources searched at a time."""
+    for start in range(0, len(sources), WINDOW_LINES):
+        window = list(sources[start : start + WINDOW_LINES])
         yield from translator.stream(window, to, options, **changes)

@@ -22,6 +22,9 @@ from pathlib import Path
 from typing import Any
 
 # Sizes, each far above what fanyi itself writes or a real corpus of the kind holds.
+# input lines sorted into batches together: a window small enough that the first lines are
+# written (and kept on Ctrl-C) within a batch or two, large enough to batch by length
+WINDOW_LINES = 256
 CONFIG_BYTES = 8 << 20  # config.yaml, config.json, checkpoints.json, a piece table
 VOCABULARY_BYTES = 64 << 20  # a SentencePiece model (64k pieces: about 1 MB)
 CATALOGUE_BYTES = 64 << 20  # a gettext catalogue (python-docs' largest: under 1 MB)

@@ -11,6 +11,7 @@ from fanyi import Translator
 from fanyi.documents import translate_document
 from fanyi.documents.markdown import parser
 from fanyi.translate import translator as translate
+from sample_documents import word_file
 from tiny_translator import tiny_model_dir
 
 MARKDOWN = "# Notes\n\nI like tea.\n\n```\nkeep = 1\n```\n\n- Thank you.\n"
@@ -19,16 +20,6 @@ MARKDOWN = "# Notes\n\nI like tea.\n\n```\nkeep = 1\n```\n\n- Thank you.\n"
 @pytest.fixture(scope="module")
 def translator(tmp_path_factory) -> Translator:
     return Translator.load(tiny_model_dir(tmp_path_factory), beam=1)
-
-
-def word_file() -> bytes:
-    made = docx.Document()
-    made.add_heading("Notes", level=1)
-    made.add_paragraph("I like tea.")
-    made.add_paragraph("Where is the station?")
-    data = io.BytesIO()
-    made.save(data)
-    return data.getvalue()
 
 
 def test_the_translator_is_the_translate_packages_with_documents(translator):

@@ -15,6 +15,7 @@ from playwright import sync_api
 from fanyi import Translator
 from fanyi.documents import translate_document
 from fanyi.serve import create_app
+from sample_documents import word_file
 from tiny_translator import running_server, tiny_model_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -81,16 +82,6 @@ def test_a_dropped_file_is_translated_too(page, translator, tmp_path):
     page.evaluate(DROP, ["笔记.md", MARKDOWN])
     name, data = downloaded(page, tmp_path)
     assert (name, data) == ("笔记.zh.md", expected)
-
-
-def word_file() -> bytes:
-    made = docx.Document()
-    made.add_heading("Notes", level=1)
-    made.add_paragraph("I like tea.")
-    made.add_paragraph("Where is the station?")
-    data = io.BytesIO()
-    made.save(data)
-    return data.getvalue()
 
 
 def test_a_chosen_word_file_comes_back_translated(page, translator, tmp_path):

@@ -43,31 +43,13 @@ def untouched_lines_kept(source: str, regions: list[tuple[int, int]], out: str) 
             assert any(line == found for found in kept), f"line {number + 1} changed: {line!r}"
 
 
-def skeleton(text: str) -> list[tuple]:
-    """A Markdown text's blocks and the markup a translation must keep as written."""
-    kept = []
-    for token in markdown.parser().parse(text):
-        if token.type != "inline":
-            kept.append((token.type, token.tag, token.markup, token.info))
-        if token.type in ("fence", "code_block", "html_block"):
-            kept.append(token.content)
-        for child in token.children or []:
-            if child.type in ("code_inline", "html_inline"):
-                kept.append((child.type, child.content))
-            elif child.type in ("link_open", "image"):
-                kept.append((child.type, child.attrs.get("href"), child.attrs.get("src")))
-            elif child.type.endswith(("_open", "_close")):
-                kept.append(child.type)
-    return kept
-
-
 @pytest.mark.parametrize("name", ["nanogpt-readme.md", "jieba-readme.zh.md"])
 def test_a_readme_keeps_its_blocks_code_and_untouched_lines(name):
     data = (FIXTURES / name).read_bytes()
     document = markdown.read(data, name)
     out = translated(document, to="en")
     source = data.decode("utf-8")
-    assert skeleton(out) == skeleton(source)
+    assert markdown.skeleton(out) == markdown.skeleton(source)
     untouched_lines_kept(source, document.regions, out)
     assert document.write([None] * len(document.segments), "en") == data
 
@@ -99,7 +81,7 @@ def test_markdown_constructs_each_keep_their_markup():
     assert '<div align="center">\n  <b>HTML block</b>\n</div>' in out
     assert "| CELL \\| PIPE | ![ALT TEXT](a.png) |" in out
     assert '[LINK](u "t")' in out and "    indented code\n" in out
-    assert skeleton(out) == skeleton(source)
+    assert markdown.skeleton(out) == markdown.skeleton(source)
 
 
 def test_words_that_look_like_markup_are_escaped():

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from ..decode.options import MAX_BATCH_TOKENS
 from ..device import DEVICES
 from ..engines.registry import ALIASES, ENGINES
+from ..inputs import WINDOW_LINES
 from . import document
 from .arguments import at_least, device, threads
 from .decode_flags import add_decode_flags, given_keys
@@ -59,9 +60,7 @@ if TYPE_CHECKING:
     from ..translate.translation import Translation
     from ..translate.translator import Translator
 
-# lines of a file sorted into batches together: a window small enough that the first lines are
-# written (and kept on Ctrl-C) within a batch or two, large enough to batch by length
-CHUNK_LINES = 256
+CHUNK_LINES = WINDOW_LINES  # lines of a file sorted into batches together
 READ_BYTES = 1 << 16
 BATCH_BYTES = 1 << 20  # most stdin bytes gathered into one batch
 

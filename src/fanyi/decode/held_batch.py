@@ -91,10 +91,9 @@ class _Source:
     """One source's constrained search inside a batch."""
 
     constraints: Constraints
-    anywhere: (
-        bool  # a phrase may start at any step (Post and Vilar), not only where the model starts it
-    )
+    anywhere: bool  # a phrase may start at any step (Post and Vilar), not only where the model does
     limit: int
+    limits: Tensor  # k: the limit in each row
     bias: Bias | None
     runs: RunGuard | None
     forced: Tensor | None  # k x p: its target prefix in every row
@@ -113,8 +112,7 @@ class _Source:
         if not biased and self.bias is not None and self.bias.row is not None:
             log_probs += self.bias.row.to(log_probs.dtype)  # as step_log_probs adds it
         penalise_repeats(log_probs, self.search.prefix, config, self.runs)
-        limits = torch.full((k,), self.limit, device=log_probs.device)
-        constrain(log_probs, step, limits, config.min_len, eos_id, self.forced)
+        constrain(log_probs, step, self.limits, config.min_len, eos_id, self.forced)
         ranked = candidates(log_probs, self.live, self.constraints, k, self.anywhere)
         self.search.end(ending(ranked, eos_id, k, step >= self.limit), attention)
         self.live = allocate([c for c in ranked if c.token != eos_id], k)
@@ -230,7 +228,10 @@ def _start(
     runs = RunGuard.start(task.runs, src, config.max_repeat_run)
     index = torch.arange(k, device=src.device)
     forced_rows = _rows(forced, k)
-    return _Source(constraints, anywhere, limit, bias, runs, forced_rows, search, [first], index)
+    limits = torch.full((k,), limit, device=src.device)
+    return _Source(
+        constraints, anywhere, limit, limits, bias, runs, forced_rows, search, [first], index
+    )
 
 
 def _in_row(candidate: _Candidate, row: int) -> _Candidate:

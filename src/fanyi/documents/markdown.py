@@ -41,6 +41,25 @@ def parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 
+def skeleton(text: str) -> list[tuple | str]:
+    """A Markdown text's blocks and the markup a translation must keep as written, in order: its
+    blocks, code and HTML, inline code and HTML, link and image addresses, inline markup."""
+    kept: list[tuple | str] = []
+    for token in parser().parse(text):
+        if token.type != "inline":
+            kept.append((token.type, token.tag, token.markup, token.info))
+        if token.type in ("fence", "code_block", "html_block"):
+            kept.append(token.content)
+        for child in token.children or []:
+            if child.type in ("code_inline", "html_inline"):
+                kept.append((child.type, child.content))
+            elif child.type in ("link_open", "image"):
+                kept.append((child.type, child.attrs.get("href"), child.attrs.get("src")))
+            elif child.type.endswith(("_open", "_close")):
+                kept.append(child.type)
+    return kept
+
+
 def read(data: bytes, name: str) -> MarkdownDocument:
     """The translatable runs of Markdown file ``data``."""
     source = decoded(data, name)
