@@ -13,11 +13,11 @@ from types import SimpleNamespace
 import docx
 import torch
 from hypothesis import HealthCheck, given, settings
-from test_documents_formats import skeleton
 from test_documents_fuzz import BLOCK
 
 from fanyi.documents import markdown, subtitles, word
 from fanyi.documents.alignment import Aligned, aligned
+from fanyi.documents.markdown import skeleton
 from fanyi.documents.segment import plain
 from fanyi.documents.translating import translate_segments
 

@@ -8,9 +8,10 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_documents_formats import skeleton, upper
+from test_documents_formats import upper
 
 from fanyi.documents import markdown
+from fanyi.documents.markdown import skeleton
 from fanyi.documents.registry import FORMATS
 from fanyi.documents.translating import translate_segments
 
