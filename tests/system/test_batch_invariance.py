@@ -56,6 +56,15 @@ def test_the_ctranslate2_engine_translates_a_line_alone_and_inside_a_file_the_sa
     assert_alone_equals_inside(translator, dtype)
 
 
+@pytest.mark.skipif(not HAS_CT2, reason="no ctranslate2 package")
+def test_the_auto_engine_translates_a_line_alone_and_inside_a_file_the_same():
+    """``--engine auto``: CTranslate2 for free searches, in calls shared by rounded length
+    limits, and fanyi's engine for the lines held to names or numbers among them."""
+    translator = Translator.load(engine="auto", batch_tokens=4096)
+    assert translator.engine.name == "auto"
+    assert_alone_equals_inside(translator, "int8")
+
+
 def assert_alone_equals_inside(translator: Translator, dtype: str) -> None:
     """Each of 50 held-out lines translated alone equals its translation inside the shuffled
     file: the same tokens, the score within the dtype's tolerance."""

@@ -4,6 +4,8 @@ registry.py     the Engine protocol (decode, log_likelihoods, cross_attention) a
 native.py       fanyi's own search over the model (or an ensemble), in batches of tokens
 dtype.py        dtype auto: the fastest of fp32, bf16 and int8 on this host, timed; prepare_model
 ctranslate2.py  a CTranslate2 directory searched by CTranslate2 (optional)
+auto.py         CTranslate2 where it can, fanyi's search where only it can (held, guarded)
+ct2_cache.py    a model's CTranslate2 export, made once and cached by hash
 """
 
 from __future__ import annotations

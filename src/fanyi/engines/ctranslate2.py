@@ -49,12 +49,17 @@ class CTranslate2Engine:
     name = "ctranslate2"
     lexical_constraints = False  # translate_batch holds no phrases
 
-    def __init__(self, model_dir: Path, checkpoint: Checkpoint, options: LoadOptions) -> None:
+    def __init__(
+        self, model_dir: Path, checkpoint: Checkpoint, options: LoadOptions, limit_step: int = 1
+    ) -> None:
         import ctranslate2
 
         if options.compile:
             raise ValueError("compile: the ctranslate2 engine runs CTranslate2's own kernels")
         self.checkpoint, self.options = checkpoint, options
+        # a source's length limit rounded up to a multiple of this: sources of one rounded limit
+        # share a translate_batch call (1: fanyi's limit exactly, a call per limit)
+        self.limit_step = limit_step
         self.src_vocab, self.tgt_vocab = checkpoint.vocabularies()
         exported = (model_dir / CONFIG_FILE).is_file()  # else CTranslate2's own converter's
         # CTranslate2's MarianMT conversion drops <pad> from the vocabulary: it is never generated
@@ -95,8 +100,10 @@ class CTranslate2Engine:
         return cls(path, checkpoint, options)
 
     def with_dtype(self, dtype: Dtype) -> CTranslate2Engine:
-        """Refused: CTranslate2 decodes in the type ``fanyi export --dtype`` chose, and a
-        model's ``auto_dtypes`` are the fanyi engine's."""
+        """Itself in its own dtype; another is refused: CTranslate2 decodes in the type
+        ``fanyi export --dtype`` chose, and a model's ``auto_dtypes`` are the fanyi engine's."""
+        if dtype == self.options.dtype:
+            return self
         raise ValueError(
             f"dtype {dtype}: the ctranslate2 engine decodes in the exported type; compare dtypes "
             "on the fanyi engine (--engine fanyi)"
@@ -118,13 +125,17 @@ class CTranslate2Engine:
             raise ValueError("the ctranslate2 engine has no constraints: use --engine fanyi")
         prefixes = prefixes or [[] for _ in sources]
         limits = [
-            self._limit(len(ids), options, len(p)) for ids, p in zip(sources, prefixes, strict=True)
+            self.rounded(self.limit(len(ids), options, len(p)))
+            for ids, p in zip(sources, prefixes, strict=True)
         ]
-        order = sorted(range(len(sources)), key=lambda i: (limits[i], len(sources[i])))
+        # a call's sources share a limit and a prefix length: CTranslate2 searches a source
+        # without a target prefix otherwise beside one with
+        calls = [(limit, len(p)) for limit, p in zip(limits, prefixes, strict=True)]
+        order = sorted(range(len(sources)), key=lambda i: (calls[i], len(sources[i])))
         results: list[list[Hypothesis]] = [[] for _ in sources]
         lengths = [len(s) for s in sources]
         for batch in token_batches(order, lengths, self.options.batch_tokens):
-            for group in _split_by(batch, limits):
+            for group in _split_by(batch, calls):
                 between_steps()
                 part = [sources[j] for j in group], [prefixes[j] for j in group]
                 found = self._translate(*part, options, limits[group[0]])
@@ -213,11 +224,16 @@ class CTranslate2Engine:
     def cross_attention(self, source: list[int], target: list[int]) -> Tensor:
         raise ValueError("per-layer attention maps need the fanyi engine (--engine fanyi)")
 
-    def _limit(self, length: int, options: SearchOptions, prefix: int = 0) -> int:
+    def limit(self, length: int, options: SearchOptions, prefix: int = 0) -> int:
         """fanyi's limit: a·|src| + b tokens before EOS, at least the target prefix's, within
         the model's positions."""
         limit = max(int(length * options.max_len_a + options.max_len_b), prefix)
         return max(1, min(limit, self.checkpoint.model.max_len - 1))
+
+    def rounded(self, limit: int) -> int:
+        """``limit`` rounded up to a multiple of ``limit_step``, within the model's positions."""
+        step = self.limit_step
+        return min(-(-limit // step) * step, max(limit, self.checkpoint.model.max_len - 1))
 
     def _search(self, options: SearchOptions, limit: int) -> dict[str, Any]:
         """translate_batch's options for fanyi's ``config``: its search, or its sampling (one
@@ -290,8 +306,8 @@ def compute_type(dtype: str, device: str) -> str:
     return wanted
 
 
-def _split_by(batch: list[int], limits: list[int]) -> list[list[int]]:
-    """``batch`` cut into runs of equal limit (it is sorted by limit)."""
+def _split_by(batch: list[int], limits: list[tuple[int, int]]) -> list[list[int]]:
+    """``batch`` cut into runs of equal limit and prefix length (it is sorted by them)."""
     groups: list[list[int]] = []
     for i in batch:
         if groups and limits[groups[-1][0]] == limits[i]:

@@ -6,7 +6,9 @@ them, for ``fanyi translate --engine NAME`` and ``Translator.load(…, engine=NA
 - ``fanyi``: the model (or ensemble) searched by fanyi (``native.py``), its decoder steps
   compiled to C++ with ``compile: true``;
 - ``ctranslate2``: a directory written by ``fanyi export --format ctranslate2`` (or by
-  CTranslate2's own converters), searched by CTranslate2 (``engines/ctranslate2.py``).
+  CTranslate2's own converters), searched by CTranslate2 (``engines/ctranslate2.py``);
+- ``auto``: a fanyi model's free searches in CTranslate2 where it is installed (an export made
+  once and cached), held searches and guarded runs in fanyi's (``engines/auto.py``).
 
 An old name stays for one release as an alias (:data:`ALIASES`) that warns.
 """
@@ -83,9 +85,16 @@ def _ctranslate2(path: Path, options: LoadOptions, search: SearchOptions) -> Eng
     return CTranslate2Engine.load(path, options, search)
 
 
+def _auto(path: Path, options: LoadOptions, search: SearchOptions) -> Engine:
+    from .auto import load_auto
+
+    return load_auto(path, options, search, _native)
+
+
 ENGINES: dict[str, Loader] = {
     "fanyi": _native,
     "ctranslate2": _ctranslate2,
+    "auto": _auto,
 }
 # deprecated name → (the engine it loads, the LoadOptions it sets)
 ALIASES: dict[str, tuple[str, dict[str, object]]] = {"compiled": ("fanyi", {"compile": True})}
