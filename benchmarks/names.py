@@ -40,6 +40,7 @@ from common import emit, machine, read_lines, scored
 from fanyi.text.lang import Normalizer
 from fanyi.text.names import names_to_hold
 from fanyi.text.numerals import LATIN_LETTER, whole
+from fanyi.text.transform import ALTERNATIVES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "data"
 TATOEBA = FIXTURES / "tatoeba-cmn-eng" / "bundled-test.txt"
@@ -143,10 +144,16 @@ def correct(translation: str, items: str) -> bool:
     )
 
 
+def renders(target: str, text: str) -> bool:
+    """Whether ``text`` writes ``target`` (one of its forms, for a line held to a dictionary
+    entry's senses) as whole words."""
+    return any(whole(form, text) for form in target.split(ALTERNATIVES))
+
+
 def rendered(lines: list[Line], texts: list[str], to: str) -> int:
     """How many of the sources' names ``texts`` write as the target writes them."""
     return sum(
-        whole(target, text)
+        renders(target, text)
         for line, text in zip(lines, texts, strict=True)
         for _, target in names_of(line, to)
     )
@@ -171,7 +178,7 @@ def each_way(translator, lines: list[Line], to: str) -> dict:
         "lines": len(lines),
         "names": sum(len(names_of(line, to)) for line in lines),
         "reference_names": sum(
-            whole(target, line.reference) for line in lines for _, target in names_of(line, to)
+            renders(target, line.reference) for line in lines for _, target in names_of(line, to)
         ),
     }
     if lines and lines[0].items:

@@ -17,7 +17,9 @@ of its own, "▁https", and run on after a character, "https"), any of which mee
 first search proposes no phrase's start: a phrase is begun only where the model itself begins
 it, and then written through, which copies a long address where the model put it and only
 misspelt it; Post and Vilar's search, where a phrase may begin at any step, runs only where that
-finds fewer than the n-best.
+finds fewer than the n-best. A phrase given as ``WholeWords`` (a Latin phrase) is not run into
+a word: the piece after its last one does not continue that word ("Yang Fan will", not "Yang
+Fani will").
 
 This module holds a search's parts: a hypothesis's progress, each step's candidates, EOS and
 the beam's allocation among banks. ``held_batch.py`` runs the search: each source's bookkeeping on
@@ -37,6 +39,15 @@ Phrase = Sequence[Sequence[int]]  # a phrase's spellings in target ids (at a wor
 Constraints = Sequence[Phrase]  # per source: its phrases
 
 
+class WholeWords(list[list[int]]):
+    """A phrase's spellings held as whole words: once written, the next piece is none of
+    ``continuing`` (the target pieces that continue a word), so "Li Wei" is not "Li Weiwei"."""
+
+    def __init__(self, spellings: Spellings, continuing: Tensor) -> None:
+        super().__init__(spellings)
+        self.continuing = continuing  # ids
+
+
 @dataclass(frozen=True)
 class Progress:
     """Which constraints a hypothesis has met, and how far it is into the one it is writing."""
@@ -44,6 +55,7 @@ class Progress:
     met: tuple[bool, ...]
     current: tuple[int, int] = (-1, -1)  # the constraint being written and its spelling
     written: int = 0  # its tokens written so far
+    closed: int = -1  # the constraint its last token completed
 
     def tokens_met(self, constraints: Constraints) -> int:
         """Constraint tokens written: the bank a hypothesis is in."""
@@ -85,7 +97,8 @@ class Progress:
     ) -> Progress:
         if written < len(constraints[current[0]][current[1]]):
             return Progress(self.met, current, written)
-        return Progress(tuple(m or i == current[0] for i, m in enumerate(self.met)))
+        met = tuple(m or i == current[0] for i, m in enumerate(self.met))
+        return Progress(met, closed=current[0])
 
 
 @dataclass(frozen=True)
@@ -115,9 +128,10 @@ def candidates(
     """The extensions of the ``live`` hypotheses worth weighing (``log_probs``: their rows'
     next-token log-probabilities): the 2k best of all, each one's best, and each one's
     extensions that advance a constraint (``Progress.wanted``); those the search forbids (−∞)
-    left out, and without ``anywhere`` those that leave a constraint half written."""
+    left out, a piece that runs a ``WholeWords`` phrase just written into a word too, and without ``anywhere`` those that leave a constraint half written."""
     rows = torch.tensor([h.row for h in live], device=log_probs.device)
     step = log_probs[rows].double()  # m x V
+    _close_words(step, live, constraints)
     total = step + torch.tensor([h.log_prob for h in live], device=step.device).double()[:, None]
     flat = total.flatten().topk(min(2 * k, total.numel())).indices
     own = total.argmax(dim=1)
@@ -138,6 +152,15 @@ def candidates(
             bank = progress.tokens_met(constraints)
             found[(i, token)] = _Candidate(score, live[i].row, token, progress, bank)
     return sorted(found.values(), key=lambda c: c.log_prob, reverse=True)
+
+
+def _close_words(step: Tensor, live: list[_Candidate], constraints: Constraints) -> None:
+    """Forbid in ``step`` (a row per live hypothesis) the pieces that would continue the last
+    word of a ``WholeWords`` phrase a hypothesis has just written."""
+    for i, hypothesis in enumerate(live):
+        closed = hypothesis.progress.closed
+        if closed >= 0 and isinstance(phrase := constraints[closed], WholeWords):
+            step[i, phrase.continuing.to(step.device)] = float("-inf")
 
 
 def ending(ranked: list[_Candidate], eos_id: int, k: int, at_limit: bool) -> list[_Candidate]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .entries import whole_entry
 from .lang import CHINESE, HAN
 from .transform import Context, Held, Option, Transform
 
@@ -337,9 +338,12 @@ def _pinyin_name(sentence: str, start: int) -> tuple[str, str] | None:
 
 def names_to_hold(sentence: str, source: str) -> Held:
     """The names of ``sentence`` (in ``source``) with what the other language writes for
-    each, the first MOST_NAMES, each once."""
+    each, the first MOST_NAMES, each once; or where the line is one dictionary entry alone
+    (``entries.py``), its senses (a Chinese entry before the names in it)."""
+    if source == CHINESE and (entry := whole_entry(sentence, source)):
+        return entry  # 中国菜 "Chinese cuisine", not 中国 "China"
     found = chinese_names(sentence) if source == CHINESE else english_names(sentence)
-    return list(dict.fromkeys(found))[:MOST_NAMES]
+    return list(dict.fromkeys(found))[:MOST_NAMES] or whole_entry(sentence, source)
 
 
 class Names(Transform):

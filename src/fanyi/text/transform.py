@@ -70,6 +70,7 @@ class Context:
 
 
 Held = list[tuple[str, str]]  # (the span of the sentence, the phrase a translation holds for it)
+ALTERNATIVES = "\x1f"  # between a held phrase's forms, any one of which holds it
 
 
 class Transform:

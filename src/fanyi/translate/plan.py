@@ -126,8 +126,7 @@ def _holding(
 
 def _run_in(text: str, target: TargetText, phrases: list[Spellings]) -> bool:
     """Whether ``text`` writes one of ``phrases`` somewhere not as whole words."""
-    for forms in phrases:
-        phrase = target.vocab.decode(forms[0]).strip()
+    for phrase in {target.vocab.decode(form).strip() for forms in phrases for form in forms}:
         for at in (m.start() for m in re.finditer(re.escape(phrase), text)):
             if phrase and not whole(phrase, text[max(at - 1, 0) : at + len(phrase) + 1]):
                 return True

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import re
 
+import torch
+
 from ..data.vocab import BOS, EOS, PAD, UNK, Vocab
-from ..decode.constraints import Spellings
+from ..decode.constraints import Spellings, WholeWords
 from ..decode.options import SearchOptions
 from ..sections import Checkpoint
 from ..text.lang import Normalizer, foreign_to, in_other_script
 from ..text.numerals import whole
+from ..text.transform import ALTERNATIVES
 from .translation import unicode_problem
 
 WORD_START = "\u2581"  # SentencePiece's mark of a word's start
 RUN_ON = "，"  # a character a phrase may follow without a space, to spell it run on
 BYTE_PIECE = re.compile("<0x[0-9A-F]{2}>")  # SentencePiece's byte fallback
+_WORD_END = re.compile(r"[0-9A-Za-z\u00c0-\u024f]$")  # a phrase ending a Latin word or number
+_CONTINUING = re.compile(r"[0-9A-Za-z\u00c0-\u024f]")  # a piece that continues a word
 
 
 class TargetText:
@@ -25,6 +30,7 @@ class TargetText:
         self.checkpoint, self.model, self.vocab = checkpoint, checkpoint.model, vocab
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
+        self._continuing: torch.Tensor | None = None  # the pieces that continue a word
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
@@ -100,17 +106,31 @@ class TargetText:
         that cannot be spelt, and all where they would fill more than half the model's
         positions (a table of figures): a text is not lost to constraints it did not ask for."""
         found = []
-        for phrase in phrases:
+        for phrase in phrases:  # a phrase's forms (ALTERNATIVES between them): its spellings
             try:
-                found.append(self.constraint(phrase, to))
+                forms = [self.constraint(form, to) for form in phrase.split(ALTERNATIVES)]
+                found.append(self._whole_words([ids for form in forms for ids in form]))
             except ValueError:
                 continue
         most = self.model.max_len // 2
         return found if sum(max(map(len, forms)) for forms in found) <= most else []
 
+    def _whole_words(self, spellings: Spellings) -> Spellings:
+        """``spellings`` as ``WholeWords`` where each ends a Latin word or a number: the search
+        runs none into a word ("Li Weiwei" for "Li Wei")."""
+        if not all(_WORD_END.search(self.vocab.decode(ids)) for ids in spellings):
+            return spellings
+        if self._continuing is None:
+            pieces = map(self.vocab.id_to_piece, range(len(self.vocab)))
+            ids = [i for i, piece in enumerate(pieces) if _CONTINUING.match(piece)]
+            self._continuing = torch.tensor(ids, dtype=torch.long)
+        return WholeWords(spellings, self._continuing)
+
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
-        """Whether the translation ``tokens`` holds every one of ``phrases`` as text, however
-        it spelt them in pieces: a number as a whole number, Latin words as whole words
+        """Whether the translation ``tokens`` holds every one of ``phrases`` as text, in one of
+        its forms, however it spelt them in pieces: a number as a whole number, Latin words as whole words
         (``numerals.whole``)."""
         text = self.vocab.decode(tokens)
-        return all(whole(self.vocab.decode(forms[0]).strip(), text) for forms in phrases)
+        return all(
+            any(whole(self.vocab.decode(form).strip(), text) for form in forms) for forms in phrases
+        )
