@@ -32,7 +32,7 @@ from typing import Any
 
 from .entries import whole_entry
 from .lang import CHINESE, HAN
-from .transform import Context, Held, Option, Transform
+from .transform import ALTERNATIVES, Context, Held, Option, Transform
 
 DATA = Path(__file__).parent / "data"
 # a name this short is found only as a word of its own (上都 "Shangdu" is not in 上 都)
@@ -59,6 +59,8 @@ FOREIGN_ANY = frozenset("斯尔姆蒂迪茨瑟弗")
 # after a name of two characters, a character that carries on a transliteration (梅斯卡尔,
 # 萨尔兹堡) and is seldom a word of its own (伦敦塔 is the Tower of London)
 FOREIGN_AFTER = FOREIGN_ANY | frozenset("卡尼兹萨坦")
+PLACE_ENDS = ("ia", "ca", "ea")  # Syria, America, Korea: "Syrian", "American", "Korean"
+ADJECTIVE_FROM = 5  # letters: a shorter name ("Xia") may be a syllable of pinyin
 COLOURS = frozenset("红黄蓝绿青紫黑白灰")  # 蓝白 "blue and white", 黑白: no Lan Bai
 # a two-character given name that jieba's dictionary counts this often as a common word (水平
 # "level" in 高水平, 时间, 眼镜) is that word; names jieba's tags mark as such stay (建国, 小龙)
@@ -222,13 +224,23 @@ def chinese_names(sentence: str) -> Held:
         )
         if end is not None:
             if not sentence.startswith(NATIONALITY, end) and not _in_foreign(sentence, start, end):
-                found.append((start, sentence[start:end], known.chinese[sentence[start:end]]))
+                found.append((start, sentence[start:end], _or_adjective(sentence[start:end])))
             i = starts.index(end) if end < at else len(words)
             continue
         if tag in PERSON_TAGS and (parts := split_name(word)):
             found.append((start, word, in_pinyin(*parts)))
         i += 1
     return _joined(found, sentence)
+
+
+def _or_adjective(name: str) -> str:
+    """The dictionary's English for ``name``, or for a place of one word in -ia, -ca or -ea
+    also its adjective in -n, either held (叙利亚边境 "the Syrian border", 俄罗斯战机 "a Russian
+    fighter"): where only the name were held, the search would write it alone."""
+    english = tables().chinese[name]
+    if len(english) >= ADJECTIVE_FROM and english.isalpha() and english.endswith(PLACE_ENDS):
+        return f"{english}{ALTERNATIVES}{english}n"
+    return english
 
 
 def _in_foreign(sentence: str, start: int, end: int) -> bool:

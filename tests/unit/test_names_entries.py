@@ -1,0 +1,34 @@
+"""A line that is one dictionary entry alone (``text/entries.py``): held to the entry's senses,
+any of which holds it; into Chinese the common headwords of the English, no verb for a lone
+word; a name or a longer line is left to the names."""
+
+from fanyi.text.entries import whole_entry
+from fanyi.text.names import names_to_hold
+from fanyi.text.transform import ALTERNATIVES
+
+
+def forms(held) -> list[str]:
+    ((_, target),) = held
+    return target.split(ALTERNATIVES)
+
+
+def test_a_chinese_entry_alone_is_held_to_its_senses_capitalised():
+    assert forms(whole_entry("请进！", "zh")) == ["Please come in"]
+    thanks = forms(whole_entry("谢谢。", "zh"))
+    assert thanks[0] == "Thank" and "Thank you" in thanks
+    assert whole_entry("好", "zh") == []  # one character: too many senses
+    assert whole_entry("我想去机场。", "zh") == []  # a sentence, no entry
+
+
+def test_an_english_entry_alone_is_held_to_its_common_headwords():
+    assert forms(whole_entry("Airport", "en"))[0] == "机场"
+    assert forms(whole_entry("Exit!", "en")) == ["出口"]
+    assert forms(whole_entry("It doesn\u2019t matter", "en"))  # a curly apostrophe
+    assert whole_entry("Water", "en") == []  # "to water": no verb for a lone word
+    assert whole_entry("I went to the airport yesterday with my friends", "en") == []
+
+
+def test_an_entry_comes_before_the_names_in_it_and_a_name_before_an_entry():
+    assert names_to_hold("中国菜", "zh") == [("中国菜", "Chinese cuisine")]
+    assert names_to_hold("北京", "zh") == [("北京", "Beijing")]
+    assert names_to_hold("Beijing", "en") == [("Beijing", "北京")]
