@@ -24,7 +24,7 @@ import torch
 import yaml
 from safetensors import SafetensorError, safe_open
 from safetensors.torch import save_file
-from torch import Tensor
+from torch import Tensor, nn
 
 from .atomic import fsync, staged_dir, write_json_atomic, write_text_atomic
 from .filenames import (
@@ -36,8 +36,9 @@ from .filenames import (
     MODEL_FILE,
 )
 from .inputs import check_regular, read_json
-from .int8_storage import from_stored, to_int8_rows
+from .int8_storage import dequantized, from_stored, is_int8_rows, stored_rows, to_int8_rows
 from .model import ModelConfig, Transformer, build_model
+from .model.inference.int8 import int8_from_rows
 from .outputs import claim_dir, publish_dir
 from .sections import Checkpoint, read_config, read_sections, read_yaml
 from .text.recase import table_beside
@@ -130,14 +131,18 @@ def refuse_pickle(path: Path) -> None:
         )
 
 
-def read_tensors(path: Path) -> tuple[dict[str, Tensor], dict[str, str]]:
-    """The tensors and metadata of safetensors file ``path`` (a regular file, not a pickle)."""
+def read_tensors(
+    path: Path, metadata_only: bool = False
+) -> tuple[dict[str, Tensor], dict[str, str]]:
+    """The tensors (none with ``metadata_only``) and metadata of safetensors file ``path`` (a
+    regular file, not a pickle)."""
     check_regular(path)
     refuse_pickle(path)
     try:
         with safe_open(str(path), framework="pt", device="cpu") as f:  # moved by the reader
             metadata = f.metadata() or {}
-            return {k: f.get_tensor(k) for k in f.keys()}, metadata  # noqa: SIM118
+            keys = [] if metadata_only else f.keys()
+            return {k: f.get_tensor(k) for k in keys}, metadata
     except SafetensorError as error:  # empty, truncated, not safetensors at all
         raise ValueError(f"{path}: not a readable safetensors file ({error})") from None
 
@@ -186,10 +191,43 @@ def read_state_dict(model_dir: str | Path) -> dict[str, Tensor]:
     int8 matrices are float32 again."""
     path = Path(model_dir) / MODEL_FILE
     tensors, metadata = read_tensors(path)
-    tensors = from_stored(tensors, metadata, path)
+    return _with_aliases(from_stored(tensors, metadata, path), metadata)
+
+
+def _with_aliases(tensors: dict[str, Any], metadata: dict[str, str]) -> dict[str, Any]:
+    """``tensors`` with each shared one of them under every name the metadata's aliases give it
+    too (a name missing from a file then reads as missing from its model)."""
     for alias, name in json.loads(metadata.get("aliases", "{}")).items():
-        tensors[alias] = tensors[name]
+        if name in tensors:
+            tensors[alias] = tensors[name]
     return tensors
+
+
+def stores_int8_rows(model_dir: str | Path) -> bool:
+    """Whether the ``model.safetensors`` of ``model_dir`` holds its matrices as int8 rows (its
+    metadata only is read)."""
+    path = Path(model_dir) / MODEL_FILE
+    return is_int8_rows(read_tensors(path, metadata_only=True)[1], path)
+
+
+def load_int8_model(checkpoint: Checkpoint) -> Transformer:
+    """The model of ``checkpoint`` (one model directory whose matrices are stored as int8 rows,
+    ``stores_int8_rows``) decoding in int8 on the CPU, its linear maps made from the rows as
+    stored (``int8_from_rows``): what ``load_model`` then ``quantize_int8`` make, bit for bit,
+    without dequantising the rows and quantising them again. Other matrices (the embeddings)
+    are float32 again."""
+    path = checkpoint.path / MODEL_FILE
+    tensors, metadata = read_tensors(path)
+    plain, rows = stored_rows(tensors, metadata, path)
+    plain, rows = _with_aliases(plain, metadata), _with_aliases(rows, metadata)
+    with torch.device("meta"):
+        skeleton = build_model(checkpoint.model, initialise=False)
+    shapes = {k: torch.empty(q.shape, device="meta") for k, (q, _) in rows.items()}
+    load_into(skeleton, {**{k: t.to("meta") for k, t in plain.items()}, **shapes}, path)
+    model = build_model(checkpoint.model, initialise=False)  # linear weights: never read
+    maps = {f"{name}.weight" for name, m in model.named_modules() if isinstance(m, nn.Linear)}
+    model.load_state_dict(plain | dequantized(rows, rows.keys() - maps), strict=False)
+    return int8_from_rows(model, {k: rows[k] for k in maps})  # the maps: made of rows
 
 
 def load_into(model: Transformer, state_dict: dict[str, Tensor], source: Path) -> None:

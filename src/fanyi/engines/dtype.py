@@ -98,19 +98,36 @@ def choose_dtype(
         return load.dtype
     flags = precision.cpu_flags() if flags is None else flags
     device = next(model.parameters()).device
+    settled = settled_dtype(load, device, model_key, flags)
+    if settled is not None:
+        return settled
+    allowed = candidates(load, flags, device)
+    choice = fastest(model, search or SearchOptions(), allowed)
+    if model_key is not None:
+        key = _cache_key(model_key, allowed, flags)
+        _write_cache({**_read_cache(), key: choice})
+    return choice
+
+
+def settled_dtype(
+    load: LoadOptions,
+    device: torch.device,
+    model_key: str | None = None,
+    flags: frozenset[str] | None = None,
+) -> Dtype | None:
+    """The dtype :func:`choose_dtype` takes for a model on ``device`` without timing it:
+    ``load.dtype``, or for ``auto`` the only candidate, bf16 where it is the fastest, or the
+    choice cached under ``model_key``; None where ``auto`` must time the model."""
+    if load.dtype != "auto":
+        return load.dtype
+    flags = precision.cpu_flags() if flags is None else flags
     allowed = candidates(load, flags, device)
     if len(allowed) == 1:
         return allowed[0]
     if "bf16" in allowed and precision.bf16_fastest(device, flags):
         return "bf16"
-    key = None if model_key is None else _cache_key(model_key, allowed, flags)
-    cache = _read_cache()
-    if key is not None and cache.get(key) in allowed:
-        return cache[key]
-    choice = fastest(model, search or SearchOptions(), allowed)
-    if key is not None:
-        _write_cache({**cache, key: choice})
-    return choice
+    cached = None if model_key is None else _read_cache().get(_cache_key(model_key, allowed, flags))
+    return cached if cached in allowed else None
 
 
 def prepare_model(model: Model, dtype: Dtype, compile: bool = False) -> Model:

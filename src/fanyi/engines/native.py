@@ -2,7 +2,9 @@
 
 Loading is two explicit steps: read the fp32 weights (:meth:`NativeEngine.load`), then bring
 them into the decoding dtype, for ``dtype: auto`` the one this host decodes fastest, timed once
-and cached (``dtype.py``). The constructor takes a model already chosen for.
+and cached (``dtype.py``). The constructor takes a model already chosen for. One model stored as
+int8 rows that decodes in int8 on a CPU (the bundled models, as a rule) skips the fp32 weights:
+its linear maps are made from the rows as stored (``model_dir.load_int8_model``).
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from ..decode.rerank import log_likelihoods
 from ..decode.run_tables import RunTables
 from ..decode.search import search_task
 from ..device import resolve_device
+from ..ensemble_dir import ensemble_members
 from ..model import Model
+from ..model_dir import load_int8_model, read_checkpoint, stores_int8_rows
 from ..sections import Checkpoint
-from .dtype import choose_dtype, prepare_model, weights_key
+from .dtype import choose_dtype, prepare_model, settled_dtype, weights_key
 
 
 class NativeEngine:
@@ -36,20 +40,27 @@ class NativeEngine:
     name = "fanyi"
     lexical_constraints = True  # decode() holds translations to target phrases
 
-    def __init__(self, model: Model, checkpoint: Checkpoint, options: LoadOptions) -> None:
+    def __init__(
+        self, model: Model, checkpoint: Checkpoint, options: LoadOptions, prepared: bool = False
+    ) -> None:
+        """``model`` in fp32, brought into ``options.dtype`` here; or, ``prepared``, already in
+        it (as ``load_int8_model`` reads it)."""
         if options.dtype == "auto":
             raise ValueError("choose the dtype first: NativeEngine.load, or dtype.choose_dtype")
         self.checkpoint = checkpoint
         self.options = options
         self.device = next(model.parameters()).device
-        self.model = prepare_model(model, options.dtype, options.compile)
+        self.model = model if prepared else prepare_model(model, options.dtype, options.compile)
         self._runs: RunTables | None = None  # read from the vocabularies when first needed
 
     @classmethod
     def load(cls, path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
         """Read the model of ``path`` onto ``options.device``, choose its dtype (``auto``: timed
         with ``search``'s beam), and bring it into that dtype."""
-        model, checkpoint = ensemble.load(path, device=resolve_device(options.device))
+        device = resolve_device(options.device)
+        if (stored := _stored_int8(path, options, device)) is not None:
+            return stored
+        model, checkpoint = ensemble.load(path, device=device)
         return cls(model, checkpoint, chosen_dtype(model, checkpoint, options, search))
 
     def with_dtype(self, dtype: Dtype) -> NativeEngine:
@@ -152,3 +163,17 @@ def chosen_dtype(
     in (timed with ``search``'s beam, cached under the weights' key)."""
     dtype = choose_dtype(model, options, search, weights_key(checkpoint))
     return dataclasses.replace(options, dtype=dtype)
+
+
+def _stored_int8(path: Path, options: LoadOptions, device: torch.device) -> NativeEngine | None:
+    """The engine of ``path`` made from its int8 rows as stored, where it is one model stored
+    so that decodes in int8 (given, or ``auto``'s choice without timing) on a CPU; else None."""
+    if device.type != "cpu" or options.compile or ensemble_members(path) is not None:
+        return None
+    checkpoint = read_checkpoint(path)
+    if not stores_int8_rows(checkpoint.path):
+        return None
+    if settled_dtype(options, device, weights_key(checkpoint)) != "int8":
+        return None
+    int8 = dataclasses.replace(options, dtype="int8")
+    return NativeEngine(load_int8_model(checkpoint), checkpoint, int8, prepared=True)

@@ -137,13 +137,14 @@ _JIEBA_LOCK = threading.Lock()  # jieba's tokenizer is one global object
 
 @functools.cache
 def _tagger() -> Any:
-    """jieba's part-of-speech tagger, its dictionary loaded (once, about a second)."""
+    """jieba's part-of-speech tagger, its dictionary loaded (once: from a sorted table,
+    ``jieba_tables.py``)."""
     import jieba
-    import jieba.posseg
+
+    from .jieba_tables import posseg
 
     jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba.posseg
+    return posseg()
 
 
 def tagged(sentence: str) -> list[tuple[str, str]]:
