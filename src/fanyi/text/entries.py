@@ -5,8 +5,10 @@ as something else (请进 "to come in", 饺子 "to supple", "Airport" 阿尔港)
 punctuation aside, is the headword of a CC-CEDICT entry (``data/entries.tsv``), its translation
 is held to one of the entry's senses: into English any sense the dictionary gives ("Please come
 in"; 谢谢 "Thank you" or "Thanks"), into Chinese any of the most common headwords (jieba's word
-counts) whose first sense the English line is ("Airport" 机场, "Exit" 出口): a word jieba's
-dictionary lists, and not a verb where the line is one word ("Water" is not 浇水 "to water"). The translation that already writes one is
+counts) whose first sense the English line is ("Airport" 机场, "Exit" 出口), then those that
+give it later, where it has more than one word ("Have a nice trip" 一帆风顺). A headword of two
+characters is held only where jieba's dictionary lists it (骚瑞 is slang for "sorry"), and for a
+line of one word only a noun or a set phrase (``THING_TAGS``: "Water" is not 浇水 "to water"). The translation that already writes one is
 kept; else the search chooses the form the model finds likeliest.
 """
 
@@ -15,7 +17,6 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 
 from .lang import CHINESE, HAN
@@ -25,33 +26,42 @@ DATA = Path(__file__).parent / "data"
 LONGEST = 8  # characters: a Chinese line longer than this is no entry looked up
 MOST_WORDS = 6  # words: an English line longer than this is no entry looked up
 MOST_FORMS = 4  # Chinese headwords held for one English line
+SET_PHRASE = 3  # characters: a headword this long is held into Chinese though jieba lacks it
+# jieba's tags of a headword held for an English line of one word: a noun or a set phrase, no
+# person's name ("Airport" 机场, "Exit" 出口, "Hello" 你好; "Fine" is no 优良, "Please" no 拜托)
+THING_TAGS = ("n", "vn", "l", "t")
 _HAN_ONLY = re.compile(f"[{HAN}]+")
 _ENGLISH = re.compile(r"[a-z][a-z' \-,é]*")
 
 
-@dataclass(frozen=True)
-class Entries:
-    """Each headword's senses, the first first, and each English sense's headwords, the most
-    common first."""
-
-    chinese: dict[str, list[str]]
-    english: dict[str, list[str]]
+@functools.cache
+def _rows() -> list[list[str]]:
+    """The rows of ``data/entries.tsv`` (headword, senses, jieba's count and tag), read once:
+    the first line that may be an entry reads them."""
+    text = (DATA / "entries.tsv").read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
 
 
 @functools.cache
-def entries() -> Entries:
-    """The entries of ``data/entries.tsv``, read once (a line that may be one asks first)."""
-    chinese: dict[str, list[str]] = {}
-    english: dict[str, list[str]] = {}
-    for line in (DATA / "entries.tsv").read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            continue
-        headword, senses, count = line.split("\t")
-        chinese[headword] = [sense.removeprefix("to ") for sense in senses.split("|")]
-        first = senses.split("|")[0]
-        if int(count) and (not first.startswith("to ") or " " in first[3:]):
-            english.setdefault(_key(first.removeprefix("to ")), []).append(headword)
-    return Entries(chinese, english)
+def chinese_entries() -> dict[str, str]:
+    """Each headword's senses, ``|`` between them, the first first."""
+    return {row[0]: row[1] for row in _rows()}
+
+
+@functools.cache
+def english_entries() -> dict[str, list[str]]:
+    """Each English sense's headwords, the most common first (module docstring)."""
+    first: dict[str, list[str]] = {}  # the headwords of each first sense
+    later: dict[str, list[str]] = {}  # of each later sense of more than one word
+    for headword, senses, count, tag in _rows():
+        if not int(count) and len(headword) < SET_PHRASE:
+            continue  # a word jieba does not list: slang or dialect (骚瑞 "sorry")
+        thing = (tag.startswith(THING_TAGS) and not tag.startswith("nr")) or not tag
+        for n, sense in enumerate(senses.split("|")):
+            words = sense.removeprefix("to ")
+            if " " in words or (not n and thing):
+                (later if n else first).setdefault(_key(words), []).append(headword)
+    return {key: first.get(key, []) + later.get(key, []) for key in first | later}
 
 
 def _key(text: str) -> str:
@@ -76,11 +86,15 @@ def whole_entry(sentence: str, source: str) -> Held:
     if source == CHINESE:
         if not 2 <= len(core) <= LONGEST or not _HAN_ONLY.fullmatch(core):
             return []
-        senses = entries().chinese.get(core, [])
-        forms = [sense[:1].upper() + sense[1:] for sense in senses]  # the line starts with it
+        senses = chinese_entries().get(core, "")
+        forms = [  # the line starts with it
+            sense.removeprefix("to ")[:1].upper() + sense.removeprefix("to ")[1:]
+            for sense in senses.split("|")
+            if sense
+        ]
     else:
         key = _key(core)
         if len(key.split()) > MOST_WORDS or not _ENGLISH.fullmatch(key):
             return []
-        forms = entries().english.get(key, [])[:MOST_FORMS]
+        forms = english_entries().get(key, [])[:MOST_FORMS]
     return [(core, ALTERNATIVES.join(forms))] if forms else []
