@@ -53,7 +53,7 @@ def test_the_export_is_made_once_and_found_again_by_its_hash(member, engine, mon
     def export_again(*args, **kwargs):
         raise AssertionError("exported again")
 
-    monkeypatch.setattr(ct2_cache, "export_ctranslate2", export_again)
+    monkeypatch.setattr(ct2_cache, "write_ctranslate2", export_again)
     assert ct2_cache.cached_export(checkpoint, "float32") == home
     assert load_engine("auto", member, FP32, SearchOptions()).name == "auto"
 

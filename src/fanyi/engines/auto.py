@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from torch import Tensor
 
     from ..sections import Checkpoint
-    from .registry import Engine
+    from .native import NativeEngine
 
 QUANTIZATION = {"int8": "int8", "fp32": "float32"}  # the dtypes CTranslate2 decodes for auto
 # sources whose length limits round up to one multiple of this share a translate_batch call;
@@ -52,14 +52,14 @@ class AutoEngine:
     name = "auto"
     lexical_constraints = True  # held sources go to fanyi's engine
 
-    def __init__(self, fast: CTranslate2Engine, load_exact: Callable[[], Engine]) -> None:
+    def __init__(self, fast: CTranslate2Engine, load_exact: Callable[[], NativeEngine]) -> None:
         self.fast, self._load_exact = fast, load_exact
-        self._exact: Engine | None = None
+        self._exact: NativeEngine | None = None
         self.checkpoint: Checkpoint = fast.checkpoint
         self.options: LoadOptions = fast.options
 
     @property
-    def exact(self) -> Engine:
+    def exact(self) -> NativeEngine:
         """fanyi's engine on the same model and dtype, loaded the first time it is needed."""
         if self._exact is None:
             self._exact = self._load_exact()
@@ -130,7 +130,7 @@ class AutoEngine:
         """Every layer's and head's cross-attention, from fanyi's engine."""
         return self.exact.cross_attention(source, target)
 
-    def with_dtype(self, dtype: Dtype) -> Engine:
+    def with_dtype(self, dtype: Dtype) -> AutoEngine | CTranslate2Engine:
         """Itself in its own dtype; another is refused as CTranslate2's engine refuses it
         (compare dtypes on ``--engine fanyi``)."""
         return self if dtype == self.options.dtype else self.fast.with_dtype(dtype)  # refused
@@ -144,8 +144,8 @@ def load_auto(
     path: Path,
     options: LoadOptions,
     search: SearchOptions,
-    load_native: Callable[[Path, LoadOptions, SearchOptions], Engine],
-) -> Engine:
+    load_native: Callable[[Path, LoadOptions, SearchOptions], NativeEngine],
+) -> AutoEngine | NativeEngine:
     """``auto`` for the model of ``path``: an :class:`AutoEngine` where CTranslate2 is
     installed and can decode it in ``options``' dtype (``auto``: int8), else fanyi's engine
     (``load_native``)."""

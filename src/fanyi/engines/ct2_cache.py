@@ -1,7 +1,7 @@
 """A model directory's CTranslate2 export, made once and kept in fanyi's cache.
 
 ``--engine auto`` searches with CTranslate2 where it is installed. The export it searches is
-written by ``fanyi export --format ctranslate2``'s own function into
+written as ``fanyi export --format ctranslate2`` writes one (less the model card) into
 ``$FANYI_CACHE/ctranslate2/<name>-<quantization>-<hash>``, where the hash is the SHA-256 of
 what defines the export: the model's weights and vocabulary files, its model section and
 fanyi's version. A directory whose files change gets a new export; one whose export is already
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..filenames import CT2_MODEL_FILE, MODEL_FILE
-from ..interop.export_ct2 import export_ctranslate2
+from ..interop.ct2_spec import write_ctranslate2
 from ..sections import Checkpoint
 from .dtype import cache_dir
 
@@ -37,7 +37,7 @@ def cached_export(checkpoint: Checkpoint, quantization: str) -> Path:
     home.parent.mkdir(parents=True, exist_ok=True)
     staged = home.with_name(f"{home.name}{STALE}{os.getpid()}")
     shutil.rmtree(staged, ignore_errors=True)  # this process's own, from a run cut short
-    export_ctranslate2(path, staged, quantization)
+    write_ctranslate2(path, staged, quantization)
     try:
         os.replace(staged, home)
     except OSError:  # another process renamed its export there first: the same files

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the engines' names are read without torch (the flags' help)
     from ..decode.constraints import Spellings
     from ..decode.hypothesis import Hypothesis, StepHook
     from ..sections import Checkpoint
+    from .native import NativeEngine
 
 
 class Engine(Protocol):
@@ -73,7 +74,7 @@ class Engine(Protocol):
 Loader = Callable[[Path, LoadOptions, SearchOptions], Engine]
 
 
-def _native(path: Path, options: LoadOptions, search: SearchOptions) -> Engine:
+def _native(path: Path, options: LoadOptions, search: SearchOptions) -> NativeEngine:
     from .native import NativeEngine
 
     return NativeEngine.load(path, options, search)
