@@ -11,14 +11,15 @@ import jieba.posseg
 import pytest
 
 from fanyi.text import jieba_tables
-from fanyi.text.jieba_tables import PrefixCounts, WordTags, parse_table, read_table, table_text
+from fanyi.text.jieba_tables import PrefixCounts, Table, WordTags, read_table, table_columns
 
 DICTIONARY = jieba_tables.dictionary_file(jieba)
 
 
 @pytest.fixture(scope="module")
 def table():
-    return parse_table(table_text(DICTIONARY, "key"), "key")
+    words, counts, tags, (total,) = table_columns(DICTIONARY)
+    return Table(words, counts, tags, int(total))
 
 
 def test_the_table_answers_as_jiebas_own_dictionaries(table):
@@ -43,7 +44,7 @@ def test_a_stale_or_damaged_table_is_written_again(tmp_path, monkeypatch):
     first = read_table(small)
     assert first is not None and first.words == ["AB", "B", "中国"]
     assert (first.counts, first.tags, first.total) == (["4", "2", "20"], ["eng", "n", "ns"], 29)
-    written = tmp_path / jieba_tables.TABLE_FILE
+    written = tmp_path / f"{jieba_tables.TABLE}.txt"
     written.write_text(written.read_text(encoding="utf-8")[:-9], encoding="utf-8")
     assert read_table(small) == first  # cut short: written again
     small.write_bytes(b"B 5 n\n")

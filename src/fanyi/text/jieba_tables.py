@@ -4,8 +4,8 @@ time jieba takes: the same words, tags and frequencies, so the same cuts and tag
 ``jieba.initialize`` unmarshals a dict of every word and every prefix of a word (half a
 million keys) and ``jieba.posseg`` parses ``dict.txt`` again for the tags: together about a
 second of every start that reads a Chinese name. Here jieba's shipped ``dict.txt`` is written
-once as one table sorted by word (``$FANYI_CACHE/jieba-dict.txt``, rewritten when jieba's
-dictionary or this format changes), read as three lists, and looked up by bisection:
+once as one table sorted by word (``$FANYI_CACHE/jieba-dict.txt``, made again when jieba's
+dictionary changes: ``table_cache.py``), read as three lists, and looked up by bisection:
 ``PrefixCounts`` answers for ``Tokenizer.FREQ`` (a word's count, 0 for a prefix of a word, no
 entry else), ``WordTags`` for ``POSTokenizer.word_tag_tab``. Where the table can be neither read
 nor written, or jieba's dictionary is not its default one, jieba loads as it always does.
@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
-import os
 import sys
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
@@ -25,9 +24,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-FORMAT = "fanyi jieba table 1"  # the first line of the table, with its source's key
-TABLE_FILE = "jieba-dict.txt"
-PARTS = "\x00"  # between the table's three columns, each one value a line
+from .table_cache import Columns, cached_columns, files_key
+
+TABLE = "jieba-dict"  # the table's name in the cache
 
 
 @dataclass(frozen=True)
@@ -149,37 +148,22 @@ def dictionary_file(jieba: ModuleType) -> Path:
 
 
 def read_table(source: Path) -> Table | None:
-    """The table of ``source`` from the cache, written first where missing or stale; None where
-    it can be neither read nor written."""
-    path, key = cache_dir() / TABLE_FILE, source_key(source)
-    with contextlib.suppress(OSError, ValueError):
-        return parse_table(path.read_text(encoding="utf-8"), key)
-    try:
-        text = table_text(source, key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        staged = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        staged.write_text(text, encoding="utf-8")
-        os.replace(staged, path)
-        return parse_table(text, key)
-    except (OSError, ValueError):
+    """The table of jieba dictionary ``source``, from fanyi's cache (``table_cache.py``; made
+    and written first where missing or stale); None where it can be neither read nor written."""
+    columns = cached_columns(TABLE, files_key(source), lambda: table_columns(source))
+    if columns is None or len(columns) != 4:
         return None
-
-
-def parse_table(text: str, key: str) -> Table:
-    """The table ``text`` holds, or ValueError where it is not the table of ``key``."""
-    header, _, body = text.partition("\n")
-    name, _, total = header.rpartition("\t")
-    if name != f"{FORMAT}\t{key}":
-        raise ValueError("the table of another dictionary")
-    words, counts, tags = (column.split("\n") for column in body.split(PARTS))
+    words, counts, tags, (total,) = columns
     if not len(words) == len(counts) == len(tags):
-        raise ValueError("a table cut short")
+        return None
     return Table(words, counts, tags, int(total))
 
 
-def table_text(source: Path, key: str) -> str:
+def table_columns(source: Path) -> Columns:
     """The table of jieba dictionary ``source``, read as ``Tokenizer.gen_pfdict`` and
-    ``POSTokenizer.load_word_tag`` read it: ``WORD COUNT TAG`` a line, ASCII blanks stripped."""
+    ``POSTokenizer.load_word_tag`` read it (``WORD COUNT TAG`` a line, ASCII blanks stripped): its
+    words sorted, their counts and tags, and the total count. A line of another shape is a
+    ValueError: jieba then reads its dictionary itself, and says what is wrong."""
     counts: dict[str, str] = {}
     tags: dict[str, str] = {}
     total = 0
@@ -187,26 +171,8 @@ def table_text(source: Path, key: str) -> str:
         cells = line.strip().decode("utf-8").split(" ")
         if cells == [""]:
             continue
-        word, count, tag = cells  # any other line: ValueError, and jieba reads its own
-        if not word or PARTS in word:
-            raise ValueError(f"{source}: a word the table cannot hold: {word!r}")
+        word, count, tag = cells
         counts[word], tags[word] = str(int(count)), tag
         total += int(count)
     words = sorted(counts)
-    columns = ["\n".join(words), "\n".join(counts[w] for w in words)]
-    columns.append("\n".join(tags[w] for w in words))
-    return f"{FORMAT}\t{key}\t{total}\n" + PARTS.join(columns)
-
-
-def source_key(source: Path) -> str:
-    """What changes when jieba's dictionary does: its path, size and modification time."""
-    stat = source.stat()
-    return f"{source.resolve()} {stat.st_size} {stat.st_mtime_ns}"
-
-
-def cache_dir() -> Path:
-    """``$FANYI_CACHE`` or ``$XDG_CACHE_HOME/fanyi`` (default ``~/.cache/fanyi``), the folder
-    of fanyi's other caches."""
-    if os.environ.get("FANYI_CACHE"):
-        return Path(os.environ["FANYI_CACHE"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fanyi"
+    return [words, [counts[w] for w in words], [tags[w] for w in words], [str(total)]]
