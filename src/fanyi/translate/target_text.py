@@ -19,8 +19,10 @@ from .translation import unicode_problem
 WORD_START = "\u2581"  # SentencePiece's mark of a word's start
 RUN_ON = "，"  # a character a phrase may follow without a space, to spell it run on
 BYTE_PIECE = re.compile("<0x[0-9A-F]{2}>")  # SentencePiece's byte fallback
-_WORD_END = re.compile(r"[0-9A-Za-z\u00c0-\u024f]$")  # a phrase ending a Latin word or number
-_CONTINUING = re.compile(r"[0-9A-Za-z\u00c0-\u024f]")  # a piece that continues a word
+# a phrase's last character, and the pieces that would run on from it: after a Latin word a
+# letter or a digit, after a number a digit
+_WORD_ENDS = {"word": re.compile(r"[A-Za-z\u00c0-\u024f]"), "number": re.compile(r"[0-9]")}
+_CONTINUING = {"word": re.compile(r"[0-9A-Za-z\u00c0-\u024f]"), "number": re.compile(r"[0-9]")}
 
 
 class TargetText:
@@ -30,7 +32,7 @@ class TargetText:
         self.checkpoint, self.model, self.vocab = checkpoint, checkpoint.model, vocab
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
-        self._continuing: torch.Tensor | None = None  # the pieces that continue a word
+        self._continuing: dict[str, torch.Tensor] = {}  # the pieces that continue a word
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
@@ -116,15 +118,17 @@ class TargetText:
         return found if sum(max(map(len, forms)) for forms in found) <= most else []
 
     def _whole_words(self, spellings: Spellings) -> Spellings:
-        """``spellings`` as ``WholeWords`` where each ends a Latin word or a number: the search
-        runs none into a word ("Li Weiwei" for "Li Wei")."""
-        if not all(_WORD_END.search(self.vocab.decode(ids)) for ids in spellings):
+        """``spellings`` as ``WholeWords`` where each ends a Latin word (no letter nor digit
+        after it: "Li Weiwei" for "Li Wei") or each a number (no digit after it; "21st" stays)."""
+        ends = {self.vocab.decode(ids)[-1:] for ids in spellings}
+        kind = next((k for k, end in _WORD_ENDS.items() if all(end.match(e) for e in ends)), None)
+        if kind is None:
             return spellings
-        if self._continuing is None:
+        if kind not in self._continuing:
             pieces = map(self.vocab.id_to_piece, range(len(self.vocab)))
-            ids = [i for i, piece in enumerate(pieces) if _CONTINUING.match(piece)]
-            self._continuing = torch.tensor(ids, dtype=torch.long)
-        return WholeWords(spellings, self._continuing)
+            ids = [i for i, piece in enumerate(pieces) if _CONTINUING[kind].match(piece)]
+            self._continuing[kind] = torch.tensor(ids, dtype=torch.long)
+        return WholeWords(spellings, self._continuing[kind])
 
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, in one of
