@@ -95,7 +95,6 @@ class _Source:
     limit: int
     limits: Tensor  # k: the limit in each row
     bias: Bias | None
-    runs: RunGuard | None
     forced: Tensor | None  # k x p: its target prefix in every row
     search: _Search
     live: list[_Candidate]
@@ -103,15 +102,12 @@ class _Source:
     done: bool = False
 
     def step(
-        self, log_probs: Tensor, attention: Tensor | None, step: int, task: SearchTask, biased: bool
+        self, log_probs: Tensor, attention: Tensor | None, step: int, task: SearchTask
     ) -> None:
-        """Weigh this step's ``log_probs`` (k x V, the source's rows; ``biased``: its bias
-        added already) as ``constraints.py`` does: set aside the hypotheses that end, keep k to
-        continue, or end the search."""
+        """Weigh this step's ``log_probs`` (k x V, the source's rows, biased and guarded
+        already: ``_weigh``) as ``constraints.py`` does: set aside the hypotheses that end,
+        keep k to continue, or end the search."""
         config, k, eos_id = task.options, task.options.beam, task.eos_id
-        if not biased and self.bias is not None and self.bias.row is not None:
-            log_probs += self.bias.row.to(log_probs.dtype)  # as step_log_probs adds it
-        penalise_repeats(log_probs, self.search.prefix, config, self.runs)
         constrain(log_probs, step, self.limits, config.min_len, eos_id, self.forced)
         ranked = candidates(log_probs, self.live, self.constraints, k, self.anywhere)
         self.search.end(ending(ranked, eos_id, k, step >= self.limit), attention)
@@ -188,15 +184,17 @@ def _batched(
     state = model.start_decoding(task.src, beams=k)
     alone = len(sources) == 1  # its bias in the step: the output layer of allowed_softmax
     bias = sources[0].bias if alone else None
+    runs = RunGuard.start(task.runs, task.src, task.options.max_repeat_run)
     running = sources  # in the order of the state's rows, k each
     for step in range(max(s.limit for s in sources) + 1):
         task.between_steps()
         tokens = torch.cat([s.search.prefix[:, -1:] for s in running])
         log_probs, attention = step_log_probs(model, tokens, state, task.options.attention, bias)
+        _weigh(log_probs, running, sources, task.options, runs, biased=alone)
         for j, source in enumerate(running):
             rows = slice(j * k, (j + 1) * k)
             at = None if attention is None else attention[rows]
-            source.step(log_probs[rows], at, step, task, biased=alone)
+            source.step(log_probs[rows], at, step, task)
         if all(s.done for s in running):
             break
         index = torch.cat([s.index + j * k for j, s in enumerate(running) if not s.done])
@@ -206,6 +204,28 @@ def _batched(
         else:
             state.reorder(index)
     return [(s.search.met, s.search.cut) for s in sources]
+
+
+def _weigh(
+    log_probs: Tensor,
+    running: list[_Source],
+    sources: list[_Source],
+    config: SearchOptions,
+    runs: RunGuard | None,
+    biased: bool,
+) -> None:
+    """Add each ``running`` source's bias to its k rows of ``log_probs`` (unless the step
+    added it: ``biased``), then guard every row against repeats at once (``runs``: the batch's
+    guard; a row's source is its place in ``sources``), as ``beam.py`` does."""
+    k = config.beam
+    if not biased:
+        for j, source in enumerate(running):
+            if source.bias is not None and source.bias.row is not None:
+                log_probs[j * k : (j + 1) * k] += source.bias.row.to(log_probs.dtype)
+    prefix = torch.cat([s.search.prefix for s in running])
+    place = {id(s): n for n, s in enumerate(sources)}
+    index = torch.tensor([place[id(s)] for s in running], device=log_probs.device)
+    penalise_repeats(log_probs, prefix, config, runs, index)
 
 
 def _start(
@@ -225,13 +245,10 @@ def _start(
     bias = piece_bias(model, config, src, exempt)  # a constraint is never refused nor penalised
     search = _Search(src.new_full((k, 1), task.bos_id), None, [], [], config.length_penalty)
     first = _Candidate(0.0, 0, task.bos_id, Progress((False,) * len(constraints)), 0)
-    runs = RunGuard.start(task.runs, src, config.max_repeat_run)
     index = torch.arange(k, device=src.device)
     forced_rows = _rows(forced, k)
     limits = torch.full((k,), limit, device=src.device)
-    return _Source(
-        constraints, anywhere, limit, limits, bias, runs, forced_rows, search, [first], index
-    )
+    return _Source(constraints, anywhere, limit, limits, bias, forced_rows, search, [first], index)
 
 
 def _in_row(candidate: _Candidate, row: int) -> _Candidate:
