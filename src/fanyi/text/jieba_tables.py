@@ -7,8 +7,9 @@ second of every start that reads a Chinese name. Here jieba's shipped ``dict.txt
 once as one table sorted by word (``$FANYI_CACHE/jieba-dict.txt``, made again when jieba's
 dictionary changes: ``table_cache.py``), read as three lists, and looked up by bisection:
 ``PrefixCounts`` answers for ``Tokenizer.FREQ`` (a word's count, 0 for a prefix of a word, no
-entry else), ``WordTags`` for ``POSTokenizer.word_tag_tab``. Where the table can be neither read
-nor written, or jieba's dictionary is not its default one, jieba loads as it always does.
+entry else), ``WordTags`` for ``POSTokenizer.word_tag_tab``; they answer lookups only (fanyi
+adds no word to jieba). Where the table can be neither read nor written, or jieba's dictionary
+is not its default one, jieba loads as it always does.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import importlib
 import io
 import sys
+import threading
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from typing import Any
 from .table_cache import Columns, cached_columns, files_key
 
 TABLE = "jieba-dict"  # the table's name in the cache
+_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -110,18 +113,19 @@ def posseg() -> ModuleType:
     table cannot be had)."""
     import jieba
 
-    loaded = "jieba.posseg" in sys.modules or jieba.dt.initialized
-    if loaded or jieba.dt.dictionary != jieba.DEFAULT_DICT:
-        return _as_jieba_loads(jieba)  # loaded already, or a dictionary of the user's
-    table = read_table(dictionary_file(jieba))
-    if table is None:
-        return _as_jieba_loads(jieba)
-    with _no_tags_read(jieba.dt):
-        tagger = importlib.import_module("jieba.posseg")
-    jieba.dt.FREQ, jieba.dt.total = PrefixCounts(table), table.total
-    jieba.dt.initialized = True
-    tagger.dt.word_tag_tab = WordTags(table)
-    return tagger
+    with _LOCK:  # one thread sets jieba's tokenizer up; the others find it set
+        loaded = "jieba.posseg" in sys.modules or jieba.dt.initialized
+        if loaded or jieba.dt.dictionary != jieba.DEFAULT_DICT:
+            return _as_jieba_loads(jieba)  # loaded already, or a dictionary of the user's
+        table = read_table(dictionary_file(jieba))
+        if table is None:
+            return _as_jieba_loads(jieba)
+        with _no_tags_read(jieba.dt):
+            tagger = importlib.import_module("jieba.posseg")
+        jieba.dt.FREQ, jieba.dt.total = PrefixCounts(table), table.total
+        jieba.dt.initialized = True
+        tagger.dt.word_tag_tab = WordTags(table)
+        return tagger
 
 
 def _as_jieba_loads(jieba: ModuleType) -> ModuleType:
