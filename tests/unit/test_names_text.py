@@ -31,6 +31,7 @@ from fanyi.text.transform import Context
         ("他想去美国。", [("美国", "United States")]),
         ("普京先生表示同意。", [("普京", "Putin")]),  # the surname the text names him by
         ("弗拉基米尔·普京来了。", [("弗拉基米尔·普京", "Vladimir Putin")]),  # one name
+        ("他们在叙利亚边境。", [("叙利亚", "Syria\x1fSyrian")]),  # the adjective may hold it
     ],
 )
 def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, names):
@@ -49,6 +50,7 @@ def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, na
         "一架蓝白相间的直升机。",  # colours, not Lan Bai
         "甚至达到更高水平。",  # 水平 "level", a common word, not Gao Shuiping
         "罗伊和戴夫来了。",  # transliterated foreign names, not Luo Yi and Dai Fu
+        "卡特琳娜来了。",  # Katrina, holding no Carter
     ],
 )
 def test_what_is_no_name_is_left_alone(sentence):

@@ -57,8 +57,9 @@ TITLES = frozenset([
 FOREIGN_LAST = frozenset("伊米普夫兹顿逊格曼克尼森特卡塔萨坦登肯察")
 FOREIGN_ANY = frozenset("斯尔姆蒂迪茨瑟弗")
 # after a name of two characters, a character that carries on a transliteration (梅斯卡尔,
-# 萨尔兹堡) and is seldom a word of its own (伦敦塔 is the Tower of London)
-FOREIGN_AFTER = FOREIGN_ANY | frozenset("卡尼兹萨坦")
+# 萨尔兹堡, 卡特琳娜 "Katrina", 玛丽娜 "Marina") and is seldom a word of its own (伦敦塔 is the
+# Tower of London)
+FOREIGN_AFTER = FOREIGN_ANY | frozenset("卡尼兹萨坦琳娜")
 PLACE_ENDS = ("ia", "ca", "ea")  # Syria, America, Korea: "Syrian", "American", "Korean"
 ADJECTIVE_FROM = 5  # letters: a shorter name ("Xia") may be a syllable of pinyin
 COLOURS = frozenset("红黄蓝绿青紫黑白灰")  # 蓝白 "blue and white", 黑白: no Lan Bai
