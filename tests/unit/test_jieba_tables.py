@@ -3,6 +3,7 @@ jieba's own loading does: every word's count and tag, every prefix of a word 0, 
 same total; a stale or damaged table is written again, and where none can be written jieba loads
 its dictionary itself."""
 
+import os
 import subprocess
 import sys
 
@@ -58,7 +59,7 @@ def test_without_a_cache_jieba_loads_its_dictionary_itself(tmp_path):
         "tagger = posseg()\nprint(type(jieba.dt.FREQ).__name__, tagger.lcut('我叫王小明。'))"
     )
     for cache, kind in ((tmp_path / "file" / "below", "dict"), (tmp_path / "ok", "PrefixCounts")):
-        env = {"FANYI_CACHE": str(cache), "PATH": ""}
+        env = {**os.environ, "FANYI_CACHE": str(cache)}
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr
         assert done.stdout.split()[0] == kind

@@ -4,6 +4,7 @@ bundled model's stored int8 rows become its int8 maps as they are (never dequant
 quantised again), a sentence that can hold no name does not load jieba's tagger, and one that
 can loads jieba's dictionary from fanyi's sorted table, not as jieba builds it."""
 
+import os
 import subprocess
 import sys
 
@@ -71,6 +72,6 @@ def test_a_name_is_tagged_with_jiebas_dictionary_from_the_sorted_table(tmp_path)
         "assert chinese_names('王小明是我的朋友。')\nimport jieba.posseg\n"
         "print(type(jieba.dt.FREQ).__name__, type(jieba.posseg.dt.word_tag_tab).__name__)"
     )
-    env = {"FANYI_CACHE": str(tmp_path), "PATH": ""}
+    env = {**os.environ, "FANYI_CACHE": str(tmp_path)}
     for _ in range(2):  # the table written, then read
         assert {"PrefixCounts", "WordTags"} <= modules_after(code, env)
