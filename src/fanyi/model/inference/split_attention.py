@@ -13,6 +13,7 @@ from typing import cast
 
 import torch
 from torch import Tensor, nn
+from torch.nn.utils import skip_init
 
 from ..attention import MultiHeadAttention
 from ..layers import DecoderLayer
@@ -40,10 +41,9 @@ class CrossAttention(MultiHeadAttention):
 
 def linear_from(weight: Tensor, bias: Tensor | None) -> nn.Linear:
     """An ``nn.Linear`` holding copies of ``weight`` (out x in) and ``bias``, in their dtype and
-    on their device."""
-    linear = nn.Linear(
-        weight.size(1), weight.size(0), bias is not None, weight.device, weight.dtype
-    )
+    on their device (never initialised: its weights are copied in next)."""
+    size = weight.size(1), weight.size(0)
+    linear = skip_init(nn.Linear, *size, bias is not None, device=weight.device, dtype=weight.dtype)
     with torch.no_grad():
         linear.weight.copy_(weight)
         if bias is not None:
