@@ -12,7 +12,7 @@ from fanyi.cli.decode_flags import add_decode_flags
 from fanyi.serve import schemas
 from fanyi.text import options as text_options_module
 from fanyi.text import pipeline
-from fanyi.text.glossary import Glossary, found_in, read_glossary
+from fanyi.text.glossary import Glossary, found_in, placed, read_glossary
 from fanyi.text.options import TextOptions
 from fanyi.text.transform import Context
 
@@ -108,3 +108,20 @@ def test_the_option_is_a_flag_a_config_key_and_an_http_field(tsv):
         request(text=["数据库"], glossary=str(tsv))
     row = "| `glossary` | `--glossary` (a TSV file) | `none` |"
     assert row in text_options_module.markdown()
+
+
+@pytest.mark.parametrize(
+    "target, translation, held",
+    [
+        ("function", "The functions are called.", True),  # a plural
+        ("function", "Functions are called.", True),  # a sentence's first word
+        ("function", "a functional style", False),  # run into a longer word
+        ("Li Wei", "Li Weiwei is here.", False),
+        ("API", "the API.", True),
+        ("C++", "use C++ now", True),
+        ("数据库", "数据库已经备份。", True),
+        ("data store", "The data stores are full.", True),
+    ],
+)
+def test_a_translation_holds_a_latin_term_as_whole_words(target, translation, held):
+    assert placed(target, translation) is held

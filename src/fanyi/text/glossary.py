@@ -29,6 +29,7 @@ from .lang import CHINESE, TRADITIONAL, has_han, to_traditional
 from .transform import Context, Held, Option, Transform
 
 MAX_BYTES = 8 << 20  # a glossary file
+WORD_END = r"(?![A-Za-z0-9_])"
 Pair = tuple[str, str]
 
 
@@ -122,7 +123,7 @@ def _pattern(term: str) -> re.Pattern[str]:
     if term[0].isalpha() and term[0].upper() != term[0]:
         first = f"[{re.escape(term[0])}{re.escape(term[0].upper())}]"
     start = r"(?<![A-Za-z0-9_])" if re.match(r"\w", term[0]) else ""
-    end = r"(?![A-Za-z0-9_])" if re.match(r"\w", term[-1]) else ""
+    end = WORD_END if re.match(r"\w", term[-1]) else ""
     return re.compile(start + first + re.escape(term[1:]) + end)
 
 
@@ -165,5 +166,15 @@ class Terms(Transform):
         return [
             (term, target)
             for term, target in memo
-            if not any(form in translation for form in written(target, context))
+            if not any(placed(form, translation) for form in written(target, context))
         ]
+
+
+def placed(target: str, translation: str) -> bool:
+    """Whether ``translation`` writes ``target``: a Latin one as whole words, its first letter
+    capitalised or not (and with a plural -s or -es: "functions" for "function"; not
+    "functional"), as the held search writes it."""
+    if not re.match(r"\w", target[-1]) or not target.isascii():
+        return target in translation
+    whole = _pattern(target).pattern.removesuffix(WORD_END)
+    return re.search(whole + r"(?:e?s)?" + WORD_END, translation) is not None
