@@ -4,12 +4,13 @@ A small model translates a set phrase or a word it has seldom seen on its own wo
 as something else (请进 "to come in", 饺子 "to supple", "Airport" 阿尔港). Where a line, its
 punctuation aside, is the headword of a CC-CEDICT entry (``data/entries.tsv``), its translation
 is held to one of the entry's senses: into English any sense the dictionary gives ("Please come
-in"; 谢谢 "Thank you" or "Thanks"), into Chinese any of the most common headwords (jieba's word
-counts) whose first sense the English line is ("Airport" 机场, "Exit" 出口), then those that
-give it later, where it has more than one word ("Have a nice trip" 一帆风顺). A headword of two
-characters is held only where jieba's dictionary lists it (骚瑞 is slang for "sorry"), and for a
-line of one word only a noun or a set phrase (``THING_TAGS``: "Water" is not 浇水 "to water"). The translation that already writes one is
-kept; else the search chooses the form the model finds likeliest.
+in"; 谢谢 "Thank you" or "Thanks"). Into Chinese an English line of two words or more is held to
+any of the most common headwords (jieba's word counts) that give it as a sense ("Happy
+birthday" 生日快乐, "Have a nice trip" 一帆风顺). A line of one English word is left to the
+model: a word alone has too many senses ("Right" is 对 more often than 权利 "a right", "Check"
+检查 more often than 支票, "Python" stays Python). A headword of two characters is held only
+where jieba's dictionary lists it (骚瑞 is slang for "sorry"). The translation that already
+writes one is kept; else the search chooses the form the model finds likeliest.
 """
 
 from __future__ import annotations
@@ -27,9 +28,6 @@ LONGEST = 8  # characters: a Chinese line longer than this is no entry looked up
 MOST_WORDS = 6  # words: an English line longer than this is no entry looked up
 MOST_FORMS = 4  # Chinese headwords held for one English line
 SET_PHRASE = 3  # characters: a headword this long is held into Chinese though jieba lacks it
-# jieba's tags of a headword held for an English line of one word: a noun or a set phrase, no
-# person's name ("Airport" 机场, "Exit" 出口, "Hello" 你好; "Fine" is no 优良, "Please" no 拜托)
-THING_TAGS = ("n", "vn", "l", "t")
 _HAN_ONLY = re.compile(f"[{HAN}]+")
 _ENGLISH = re.compile(r"[a-z][a-z' \-,é]*")
 
@@ -53,13 +51,12 @@ def english_entries() -> dict[str, list[str]]:
     """Each English sense's headwords, the most common first (module docstring)."""
     first: dict[str, list[str]] = {}  # the headwords of each first sense
     later: dict[str, list[str]] = {}  # of each later sense of more than one word
-    for headword, senses, count, tag in _rows():
+    for headword, senses, count, _tag in _rows():
         if not int(count) and len(headword) < SET_PHRASE:
             continue  # a word jieba does not list: slang or dialect (骚瑞 "sorry")
-        thing = (tag.startswith(THING_TAGS) and not tag.startswith("nr")) or not tag
         for n, sense in enumerate(senses.split("|")):
             words = sense.removeprefix("to ")
-            if " " in words or (not n and thing):
+            if " " in words:  # a line of one English word is no entry looked up
                 (later if n else first).setdefault(_key(words), []).append(headword)
     return {key: first.get(key, []) + later.get(key, []) for key in first | later}
 
@@ -94,7 +91,7 @@ def whole_entry(sentence: str, source: str) -> Held:
         ]
     else:
         key = _key(core)
-        if len(key.split()) > MOST_WORDS or not _ENGLISH.fullmatch(key):
+        if not 2 <= len(key.split()) <= MOST_WORDS or not _ENGLISH.fullmatch(key):
             return []
         forms = english_entries().get(key, [])[:MOST_FORMS]
     return [(core, ALTERNATIVES.join(forms))] if forms else []
