@@ -129,11 +129,12 @@ def test_a_catalogue_is_read_and_written_in_its_charset(model_dir, tmp_path, cap
     )
     source, output = tmp_path / "in.po", tmp_path / "out.po"
     source.write_bytes(text.encode(charset))
-    report = po(capsys, model_dir, source, output)
+    # no held phrase: the tiny model writes a stray byte before a held 谢谢, which GBK lacks
+    report = po(capsys, model_dir, source, output, "--hold-names", "false")
     written = output.read_bytes().decode(charset)  # in the catalogue's own charset
     assert written.startswith(text.split('msgid "Thank')[0])
     if charset == "GBK":
-        assert report["filled"] + report["failed"] == 1
+        assert report["filled"] + report["failed"] == 1, report
     else:  # Chinese has no Latin-1 form: the entry is left as it was
         assert report["outside_charset"] == 1 and written == text
 

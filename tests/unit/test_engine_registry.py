@@ -21,9 +21,10 @@ def loaded(monkeypatch) -> list[tuple[Path, LoadOptions]]:
     return calls
 
 
-def test_the_engines_are_fanyi_and_ctranslate2():
-    assert sorted(ENGINES) == ["ctranslate2", "fanyi"]
-    with pytest.raises(ValueError, match="no engine 'marian': choose one of fanyi, ctranslate2"):
+def test_the_engines_are_fanyi_ctranslate2_and_auto():
+    assert sorted(ENGINES) == ["auto", "ctranslate2", "fanyi"]
+    match = "no engine 'marian': choose one of fanyi, ctranslate2, auto"
+    with pytest.raises(ValueError, match=match):
         load_engine("marian", Path("m"), LoadOptions(), SearchOptions())
 
 
@@ -48,8 +49,8 @@ def test_the_help_and_errors_name_only_the_engines(capsys):
     parser = build_parser("translate")
     with pytest.raises(SystemExit):
         parser.parse_args(["translate", "--help"])
-    assert "--engine {ctranslate2,fanyi}" in capsys.readouterr().out
+    assert "--engine {auto,ctranslate2,fanyi}" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         parser.parse_args(["translate", "--engine", "marian"])
     err = capsys.readouterr().err
-    assert "invalid choice: 'marian' (choose from ctranslate2, fanyi)" in err
+    assert "invalid choice: 'marian' (choose from auto, ctranslate2, fanyi)" in err

@@ -156,11 +156,16 @@ def candidates(
 
 def _close_words(step: Tensor, live: list[_Candidate], constraints: Constraints) -> None:
     """Forbid in ``step`` (a row per live hypothesis) the pieces that would continue the last
-    word of a ``WholeWords`` phrase a hypothesis has just written."""
+    word of a ``WholeWords`` phrase a hypothesis has just written, unless that forbids every
+    piece: a target prefix's next piece is written whatever ("1400000" held as "1,400,000")."""
     for i, hypothesis in enumerate(live):
         closed = hypothesis.progress.closed
         if closed >= 0 and isinstance(phrase := constraints[closed], WholeWords):
-            step[i, phrase.continuing.to(step.device)] = float("-inf")
+            ids = phrase.continuing.to(step.device)
+            kept = step[i, ids].clone()
+            step[i, ids] = float("-inf")
+            if not bool(torch.isfinite(step[i]).any()):  # the prefix's piece: forced
+                step[i, ids] = kept
 
 
 def ending(ranked: list[_Candidate], eos_id: int, k: int, at_limit: bool) -> list[_Candidate]:

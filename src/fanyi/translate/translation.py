@@ -119,5 +119,5 @@ def candidate(hyp: Hypothesis, vocab: Vocab, written_back: Callable[[str], str] 
     source's numbers and code as it wrote them), its attention as fp32 on the host."""
     attention = None if hyp.attention is None else hyp.attention.float().cpu()
     tokens = [*(vocab.id_to_piece(i) for i in hyp.tokens), EOS]
-    text = written_back(vocab.decode(hyp.tokens))
+    text = written_back(vocab.decode(hyp.tokens).rstrip())  # no space the search ended on
     return Candidate(text, hyp.score, hyp.log_prob, tokens, attention)

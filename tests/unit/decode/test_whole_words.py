@@ -40,3 +40,12 @@ def test_a_plain_phrase_and_a_later_step_are_left_alone():
 def test_whole_words_is_its_spellings():
     phrase = WholeWords([[4, 5], [6]], CONTINUING)
     assert phrase == [[4, 5], [6]] and phrase.continuing is CONTINUING
+
+
+def test_a_forced_piece_continues_the_word_where_nothing_else_may_follow():
+    """A target prefix allows only its own next piece: "1400000" goes on after a held "14"."""
+    phrases = [WholeWords([[4, 5]], CONTINUING)]
+    forced = torch.full((1, VOCAB), float("-inf"))
+    forced[0, 8] = 0.0  # the prefix's piece, one that continues the word
+    found = candidates(forced, live_after([4, 5], phrases), phrases, k=3, anywhere=False)
+    assert [c.token for c in found] == [8]
