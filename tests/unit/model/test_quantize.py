@@ -15,7 +15,11 @@ import torch
 from fanyi.decode import SearchOptions, decode
 from fanyi.engines.dtype import prepare_model
 from fanyi.model.inference import PackedLinear, quantize_int8, to_bfloat16
-from fanyi.model.inference.split_attention import CrossAttention, split_cross_attention
+from fanyi.model.inference.split_attention import (
+    CrossAttention,
+    linear_from,
+    split_cross_attention,
+)
 from fanyi.precision import packs_bf16
 from tiny_model import peaked_model, tiny_model
 
@@ -103,3 +107,16 @@ def test_a_variant_of_a_model_with_dropout_computes_the_same_every_time(convert)
     src, tgt = sources(4)
     first = teacher_forced_logits(fast, src, tgt)
     assert torch.equal(teacher_forced_logits(fast, src, tgt), first)  # same host, same kernels
+
+
+def test_a_split_map_copies_its_weights_without_drawing_random_numbers():
+    """``linear_from``: the weights and bias copied (not shared), the generator untouched."""
+    weight, bias = torch.randn(6, 4), torch.randn(6)
+    state = torch.get_rng_state()
+    linear = linear_from(weight, bias)
+    assert torch.equal(torch.get_rng_state(), state)
+    assert torch.equal(linear.weight, weight) and torch.equal(linear.bias, bias)
+    assert linear.weight.data_ptr() != weight.data_ptr()
+    assert (linear.in_features, linear.out_features) == (4, 6)
+    assert torch.equal(linear(torch.ones(2, 4)), torch.ones(2, 4) @ weight.T + bias)
+    assert linear_from(weight, None).bias is None
