@@ -16,10 +16,11 @@ TABLE = [
     ("我住在台北。", "en", ["Taipei"]),
     ("我们去长城吧。", "en", ["Great Wall"]),
     ("他在上海交通大学读书。", "en", ["Shanghai Jiao Tong University"]),
-    # the held search's best runs "Li Wei" into "Li Weiwei"; one of its beam holds it whole
+    # held as whole words: the search does not run "Li Wei" into "Li Weiwei"
     ("李伟是我的同事。", "en", ["Li Wei"]),
     ("My friend Li Wei works at Microsoft.", "zh", ["李伟", "微软"]),
     ("Happy New Year!", "zh", ["新年快乐"]),
+    ("生日快乐！", "en", ["Happy birthday"]),
 ]
 
 
