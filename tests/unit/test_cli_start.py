@@ -4,6 +4,7 @@ unknown flag is the command's error, with the command's usage."""
 
 import argparse
 import importlib
+import signal
 import subprocess
 import sys
 import unicodedata
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from fanyi import cli
 from fanyi.cli import COMMANDS, build_parser, main
 from fanyi.config import read_yaml
 from fanyi.translate.translator import BUNDLED
@@ -112,3 +114,25 @@ def test_translate_help_names_the_models_defaults():
         help = text.rsplit(f"--{key} VALUE", 1)[1].split(" --", 1)[0]  # its line of the help
         assert f"(default: the model's (bundled: {decode[key]!r}))" in help
     assert "(default: 1)" in text  # beam: DecodeConfig's, which no model overrides here
+
+
+def test_an_error_a_library_makes_of_ctrl_c_ends_the_command_as_interrupted(monkeypatch, capsys):
+    """torch turns a KeyboardInterrupt inside some of its C++ calls into an error of its own
+    ("could not determine the shape of object type …"): after Ctrl-C, that is 130, not 2."""
+
+    def interrupted_inside_a_library(args):
+        with pytest.raises(KeyboardInterrupt):
+            cli._interrupt(signal.SIGINT, None)  # what Ctrl-C runs once imports are done
+        raise ValueError("could not determine the shape of object type 'UntypedStorage'")
+
+    def failing(args):
+        raise ValueError("a user's error")
+
+    for func, status, said in (
+        (interrupted_inside_a_library, 130, "interrupted"),
+        (failing, 2, "a user's error"),
+    ):
+        namespace = argparse.Namespace(command="translate", func=func)
+        monkeypatch.setattr(cli, "parse", lambda argv, namespace=namespace: namespace)
+        assert main(["translate"]) == status  # the flag of one call never reaches the next
+        assert said in capsys.readouterr().err

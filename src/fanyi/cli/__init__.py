@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from types import FrameType
 
 from .. import exit_interrupted
 from .._version import __version__
@@ -67,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     141 without a word when the reader of stdout has gone (``| head -1``), as Unix tools do."""
     heavy = sys.argv[1:2] and sys.argv[1] in allocator.COMMANDS
     command = "fanyi"
+    _INTERRUPTED.clear()  # a Ctrl-C of an earlier call in this process
     try:
         with _leave_at_once_on_ctrl_c():
             if argv is None and heavy:  # as a program only, never in a caller's process
@@ -84,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 141
     except (ValueError, OSError) as error:  # user errors: one clear line, no traceback
+        if _INTERRUPTED.is_set():  # Ctrl-C inside a library's C++ call, which raised this
+            print("interrupted", file=sys.stderr)
+            return 130
         print(f"{command}: error: {_describe(error)}", file=sys.stderr)
         return 2
 
@@ -112,9 +117,21 @@ def _leave_at_once_on_ctrl_c() -> Iterator[None]:
     previous = signal.signal(signal.SIGINT, exit_interrupted)
     try:
         yield
-    finally:  # Python's own handler where the program's start had put exit_interrupted
-        own = signal.default_int_handler
-        signal.signal(signal.SIGINT, own if previous is exit_interrupted else previous)
+    finally:  # Python's own handler, noting the signal, where the program's start had put
+        # exit_interrupted
+        own = previous is exit_interrupted or previous is signal.default_int_handler
+        signal.signal(signal.SIGINT, _interrupt if own else previous)
+
+
+_INTERRUPTED = threading.Event()  # Ctrl-C came while a command ran
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """Python's own Ctrl-C (a KeyboardInterrupt), noted: a library that turns the interrupt
+    into an error of its own (torch: "could not determine the shape of object type …") still
+    ends the command as interrupted (130)."""
+    _INTERRUPTED.set()
+    signal.default_int_handler(signum, frame)
 
 
 def _describe(error: Exception) -> str:
