@@ -2,7 +2,7 @@
 translations hold, and whether every one they miss is reported (never dropped silently), with
 BLEU and chrF without and with the glossary. Ends with one JSON line.
 
-The glossary is built from CC-CEDICT (``fanyi/text/data/entries.tsv``): the ``--terms`` nouns of
+The glossary is built from CC-CEDICT (``fanyi/text/data/entries.tsv.gz``): the ``--terms`` nouns of
 two characters or more (jieba's tag ``n…``) that the Chinese side of the held-out lines uses
 most, each with its first sense that is no verb ("to …"), notes in brackets and a leading
 article left out, as a documentation team writes its terms. Lines: the held-out python-docs pairs and the bundled
@@ -21,6 +21,7 @@ target language already, and returns as it is: "asyncio.Future.result 和 … �
 from __future__ import annotations
 
 import argparse
+import gzip
 import re
 from collections import Counter
 from pathlib import Path
@@ -31,7 +32,7 @@ from fanyi.text.glossary import found_in
 from fanyi.translate.translator import Translator
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "data"
-ENTRIES = Path(__file__).resolve().parents[1] / "src" / "fanyi" / "text" / "data" / "entries.tsv"
+ENTRIES = Path(__file__).resolve().parents[1] / "src" / "fanyi" / "text" / "data" / "entries.tsv.gz"
 NOTE = re.compile(r"\s*\([^()]*\)\s*")
 LATIN_TERM = r"[A-Za-z][A-Za-z' -]*[A-Za-z]"
 
@@ -50,7 +51,7 @@ def held_out_pairs() -> list[tuple[str, str]]:
 def glossary(pairs: list[tuple[str, str]], size: int) -> list[tuple[str, str]]:
     """The ``size`` CC-CEDICT nouns the Chinese lines use most, with their first sense."""
     senses = {}
-    for line in ENTRIES.read_text(encoding="utf-8").splitlines():
+    for line in gzip.decompress(ENTRIES.read_bytes()).decode("utf-8").splitlines():
         cells = line.split("\t")
         if line.startswith("#") or len(cells) < 4 or not cells[3].startswith("n"):
             continue

@@ -2,7 +2,7 @@
 
 A small model translates a set phrase or a word it has seldom seen on its own word by word or
 as something else (请进 "to come in", 饺子 "to supple", "Airport" 阿尔港). Where a line, its
-punctuation aside, is the headword of a CC-CEDICT entry (``data/entries.tsv``), its translation
+punctuation aside, is the headword of a CC-CEDICT entry (``data/entries.tsv.gz``), its translation
 is held to one of the entry's senses: into English any sense the dictionary gives ("Please come
 in"; 谢谢 "Thank you" or "Thanks"). Into Chinese an English line of two words or more is held to
 any of the most common headwords (jieba's word counts) that give it as a sense ("Happy
@@ -16,6 +16,7 @@ writes one is kept; else the search chooses the form the model finds likeliest.
 from __future__ import annotations
 
 import functools
+import gzip
 import re
 import unicodedata
 from pathlib import Path
@@ -34,9 +35,9 @@ _ENGLISH = re.compile(r"[a-z][a-z' \-,é]*")
 
 @functools.cache
 def _rows() -> list[list[str]]:
-    """The rows of ``data/entries.tsv`` (headword, senses, jieba's count and tag), read once:
+    """The rows of ``data/entries.tsv.gz`` (headword, senses, jieba's count and tag), read once:
     the first line that may be an entry reads them."""
-    text = (DATA / "entries.tsv").read_text(encoding="utf-8")
+    text = gzip.decompress((DATA / "entries.tsv.gz").read_bytes()).decode("utf-8")
     return [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
 
 

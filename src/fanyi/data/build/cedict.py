@@ -26,7 +26,7 @@ URL = "https://www.mdbg.net/chinese/export/cedict/cedict_1_0_ts_utf-8_mdbg.txt.g
 LICENSE = "CC BY-SA 4.0 (CC-CEDICT, MDBG; https://cc-cedict.org/wiki/)"
 MAX_WORDS = 5
 MAX_BYTES = 256 << 20  # the file, decompressed (CC-CEDICT: about 10 MB)
-_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _NOTE = re.compile(r"\s*\([^()]*\)\s*")
 _NOT_A_TRANSLATION = re.compile(
     r"variant of|\bsee\b|surname|\bCL:|abbr\.|\bsth\b|\bsb\b|\betc\b|\bpr\.|\bused in\b|"
@@ -52,7 +52,7 @@ def cedict_pairs(lines: list[str]) -> tuple[list[Pair3], Counter[str]]:
     for number, line in enumerate(lines, 1):
         if line.startswith("#") or not line.strip():
             continue
-        entry = _LINE.match(line)
+        entry = LINE.match(line)
         if entry is None:
             dropped["malformed"] += 1
             continue
