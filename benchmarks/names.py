@@ -66,9 +66,12 @@ def normalised(text: str, lang: str) -> str:
     return Normalizer(lang)(text)
 
 
+LOWERCASE: set[str] = set()  # the model's truecasing table (``hold_names`` reads it), once loaded
+
+
 def names_of(line: Line, to: str) -> list[tuple[str, str]]:
     """The (name, what the target writes) pairs ``hold_names`` finds in the line's source."""
-    return names_to_hold(line.source, SOURCE_OF[to])
+    return names_to_hold(line.source, SOURCE_OF[to], LOWERCASE)
 
 
 def seen() -> set[int]:
@@ -246,6 +249,7 @@ def main() -> None:
 
     set_threads(args.threads)
     translator = Translator.load(args.model, dtype=args.dtype)
+    LOWERCASE.update(translator.text.lowercase)
     results: dict = {}
     chosen = sets(args)
     for key in args.sets.split(","):

@@ -1,6 +1,7 @@
 """A line that is one dictionary entry alone (``text/entries.py``): held to the entry's senses,
-any of which holds it; into Chinese the common headwords of an English line of two words or
-more, a lone word left to the model; a name or a longer line is left to the names."""
+any of which holds it; into Chinese the common headwords of an English line, a lone word only
+where the model's text writes it in lower case and its commonest headword gives it first; a name
+or a longer line is left to the names."""
 
 from fanyi.text.entries import whole_entry
 from fanyi.text.names import names_to_hold
@@ -24,8 +25,14 @@ def test_an_english_entry_alone_is_held_to_its_common_headwords():
     assert forms(whole_entry("Good morning!", "en")) == ["早安"]
     assert forms(whole_entry("Have a nice trip!", "en")) == ["一帆风顺"]  # a later sense
     assert forms(whole_entry("It doesn\u2019t matter", "en"))  # a curly apostrophe
-    for word in ("Airport", "Right", "Check", "Python", "Water"):  # a word alone: many senses
+    for word in ("Airport", "Right", "Check", "Python", "Water"):  # no truecasing table
         assert whole_entry(word, "en") == []
+    lowercase = {"airport", "check", "example", "water", "methods"}
+    assert forms(whole_entry("Airport", "en", lowercase))[:2] == ["机场", "飞机场"]
+    assert whole_entry("Python", "en", lowercase) == []  # a name: not in lower case in the text
+    assert whole_entry("Check", "en", lowercase) == []  # more a verb ("to check")
+    assert whole_entry("Example", "en", lowercase) == []  # 例子 "case; instance; example"
+    assert whole_entry("Methods", "en", lowercase) == []  # 套套: too rare a word
     assert whole_entry("I went to the airport yesterday with my friends", "en") == []
 
 

@@ -19,6 +19,7 @@ import functools
 import gzip
 import re
 import unicodedata
+from collections.abc import Container
 from pathlib import Path
 
 from .lang import CHINESE, HAN
@@ -29,6 +30,9 @@ LONGEST = 8  # characters: a Chinese line longer than this is no entry looked up
 MOST_WORDS = 6  # words: an English line longer than this is no entry looked up
 MOST_FORMS = 4  # Chinese headwords held for one English line
 SET_PHRASE = 3  # characters: a headword this long is held into Chinese though jieba lacks it
+# jieba's count under which a headword is too rare to stand for an English word alone (套套,
+# slang for "methods")
+WORD_COUNT = 50
 _HAN_ONLY = re.compile(f"[{HAN}]+")
 _ENGLISH = re.compile(r"[a-z][a-z' \-,é]*")
 
@@ -62,6 +66,36 @@ def english_entries() -> dict[str, list[str]]:
     return {key: first.get(key, []) + later.get(key, []) for key in first | later}
 
 
+@functools.cache
+def english_words() -> dict[str, list[str]]:
+    """Each English word's headwords that give it as a sense (no verb's: "check", not "to
+    check"), the most common first; only words that jieba's counts give more as such a sense
+    than as a verb's, and whose most common headword gives it first (机场 "airport"; not 例子
+    "case; instance; example", 对象 "target; object": the word has other senses too)."""
+    headwords: dict[str, list[str]] = {}
+    first: set[str] = set()
+    as_verb: dict[str, int] = {}
+    as_thing: dict[str, int] = {}
+    for headword, senses, count, _tag in _rows():  # the most common first
+        if not int(count) and len(headword) < SET_PHRASE:
+            continue
+        for n, sense in enumerate(senses.split("|")):
+            word = _key(sense.removeprefix("to "))
+            if not word or " " in word:
+                continue
+            tally = as_verb if sense.startswith("to ") else as_thing
+            tally[word] = tally.get(word, 0) + int(count)
+            if tally is as_thing:
+                if word not in headwords and not n and int(count) >= WORD_COUNT:
+                    first.add(word)
+                headwords.setdefault(word, []).append(headword)
+    return {
+        word: found
+        for word, found in headwords.items()
+        if word in first and as_thing[word] >= as_verb.get(word, 0)
+    }
+
+
 def _key(text: str) -> str:
     """English as looked up: lower case, straight apostrophes, one space between words."""
     return " ".join(text.replace("\u2019", "'").lower().split())
@@ -77,9 +111,10 @@ def _core(sentence: str) -> str:
     return "".join(chars)
 
 
-def whole_entry(sentence: str, source: str) -> Held:
+def whole_entry(sentence: str, source: str, lowercase: Container[str] = ()) -> Held:
     """The line ``sentence`` held to the dictionary entry it is alone, its forms joined by
-    ALTERNATIVES; none where it is no entry."""
+    ALTERNATIVES; none where it is no entry. An English line of one word is looked up only
+    where ``lowercase`` (the model's truecasing table) lists the word."""
     core = _core(sentence)
     if source == CHINESE:
         if not 2 <= len(core) <= LONGEST or not _HAN_ONLY.fullmatch(core):
@@ -92,7 +127,10 @@ def whole_entry(sentence: str, source: str) -> Held:
         ]
     else:
         key = _key(core)
-        if not 2 <= len(key.split()) <= MOST_WORDS or not _ENGLISH.fullmatch(key):
+        if not 1 <= len(key.split()) <= MOST_WORDS or not _ENGLISH.fullmatch(key):
             return []
-        forms = english_entries().get(key, [])[:MOST_FORMS]
+        if " " in key:
+            forms = english_entries().get(key, [])[:MOST_FORMS]
+        else:
+            forms = english_words().get(key, [])[:MOST_FORMS] if key in lowercase else []
     return [(core, ALTERNATIVES.join(forms))] if forms else []

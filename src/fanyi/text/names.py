@@ -25,7 +25,7 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -350,14 +350,15 @@ def _pinyin_name(sentence: str, start: int) -> tuple[str, str] | None:
     return match.group(), surname + given
 
 
-def names_to_hold(sentence: str, source: str) -> Held:
+def names_to_hold(sentence: str, source: str, lowercase: Container[str] = ()) -> Held:
     """The names of ``sentence`` (in ``source``) with what the other language writes for
     each, the first MOST_NAMES, each once; or where the line is one dictionary entry alone
-    (``entries.py``), its senses (a Chinese entry before the names in it)."""
+    (``entries.py``; ``lowercase``: the model's truecasing table), its senses (a Chinese entry
+    before the names in it)."""
     if source == CHINESE and (entry := whole_entry(sentence, source)):
         return entry  # 中国菜 "Chinese cuisine", not 中国 "China"
     found = chinese_names(sentence) if source == CHINESE else english_names(sentence)
-    return list(dict.fromkeys(found))[:MOST_NAMES] or whole_entry(sentence, source)
+    return list(dict.fromkeys(found))[:MOST_NAMES] or whole_entry(sentence, source, lowercase)
 
 
 class Names(Transform):
@@ -376,4 +377,4 @@ class Names(Transform):
     def held(self, sentence: str, memo: None, context: Context) -> Held:
         if not context.options.hold_names or {context.source, context.to} != {CHINESE, "en"}:
             return []
-        return names_to_hold(sentence, context.source)
+        return names_to_hold(sentence, context.source, context.lowercase)
