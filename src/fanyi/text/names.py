@@ -32,6 +32,7 @@ from typing import Any
 
 from .entries import whole_entry
 from .lang import CHINESE, HAN
+from .names_latin import latin_names
 from .transform import ALTERNATIVES, Context, Held, Option, Transform
 
 DATA = Path(__file__).parent / "data"
@@ -202,9 +203,16 @@ def _common_word(word: str) -> bool:
 
 def chinese_names(sentence: str) -> Held:
     """The names of a Chinese ``sentence`` with their English: the dictionary's, the longest at
-    jieba's word boundaries, and persons' names in pinyin."""
-    if not _may_name(sentence):
-        return []  # jieba's tagger not loaded (a second) nor run for nothing
+    jieba's word boundaries, persons' names in pinyin and names in Latin letters as written
+    (``names_latin.py``), in the order the sentence gives them."""
+    found = _found(sentence) if _may_name(sentence) else []  # else jieba not run for nothing
+    taken = {at for start, name, _ in found for at in range(start, start + len(name))}
+    found += [name for name in latin_names(sentence) if name[0] not in taken]
+    return _joined(sorted(found), sentence)
+
+
+def _found(sentence: str) -> list[tuple[int, str, str]]:
+    """(start, name, English) of the dictionary's names and persons' names in ``sentence``."""
     known, words = tables(), tagged(sentence)
     starts, at = [], 0
     for word, _ in words:
@@ -232,7 +240,7 @@ def chinese_names(sentence: str) -> Held:
         if tag in PERSON_TAGS and (parts := split_name(word)):
             found.append((start, word, in_pinyin(*parts)))
         i += 1
-    return _joined(found, sentence)
+    return found
 
 
 def _or_adjective(name: str) -> str:
@@ -276,7 +284,8 @@ def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[str
         if sentence[:start].endswith(words) and (
             not after or unicodedata.category(after)[0] == "P"
         ):
-            return words + name, f"{MY_NAME_IS} {english}"
+            forms = english.split(ALTERNATIVES)
+            return words + name, ALTERNATIVES.join(f"{MY_NAME_IS} {form}" for form in forms)
     return name, english
 
 
