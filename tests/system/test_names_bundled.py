@@ -18,6 +18,11 @@ TABLE = [
     ("他在上海交通大学读书。", "en", ["Shanghai Jiao Tong University"]),
     # held as whole words: the search does not run "Li Wei" into "Li Weiwei"
     ("李伟是我的同事。", "en", ["Li Wei"]),
+    # read in pinyin: the given name is not translated after it as well ("Li Wei Hoti is")
+    ("李伟是我的同事。", "en", ["Li Wei is"]),
+    ("生日快乐，陈静！", "en", ["Chen Jing!"]),
+    ("她跟CNN的记者谈了。", "en", ["CNN"]),  # a name in Latin letters inside Chinese
+    ("Airport", "zh", ["机场"]),  # a word alone, the model's own 阿尔港
     ("My friend Li Wei works at Microsoft.", "zh", ["李伟", "微软"]),
     ("Happy New Year!", "zh", ["新年快乐"]),
     ("生日快乐！", "en", ["Happy birthday"]),

@@ -15,7 +15,8 @@ sentence is searched again, held to it (``decode/constraints.py``). Names come f
   "Wang Xiaoming", 欧阳修 "Ouyang Xiu", 李天恩 "Li Tian'en");
 - Chinese names in pinyin in English ("Li Wei"): a surname of the table, then a given name of
   one or two syllables that ``data/given.tsv`` writes (李伟). English names of other origin the
-  dictionary lists ("Tom" 汤姆) are held to its transliteration; others are left to the model.
+  dictionary lists ("Tom" 汤姆) are held to its transliteration; others are left to the model;
+- names in Latin letters written against Chinese text (CNN的), as written (``names_latin.py``).
 """
 
 from __future__ import annotations
@@ -382,6 +383,13 @@ class Names(Transform):
             "Wang Xiaoming)",
         ),
     )
+
+    def read_sentences(self, sentences: list[str], context: Context) -> list[str]:
+        if not context.options.hold_names or (context.source, context.to) != (CHINESE, "en"):
+            return sentences
+        from .names_spelt import in_pinyin  # it reads this module's finder
+
+        return [in_pinyin(sentence) for sentence in sentences]
 
     def held(self, sentence: str, memo: None, context: Context) -> Held:
         if not context.options.hold_names or {context.source, context.to} != {CHINESE, "en"}:

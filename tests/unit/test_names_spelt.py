@@ -1,0 +1,32 @@
+"""Chinese persons' names read by the model in pinyin (``text/names_spelt.py``): only a person's
+name the finder writes in pinyin, then held as a name in Latin letters."""
+
+from fanyi.text import pipeline
+from fanyi.text.names_spelt import in_pinyin
+from fanyi.text.options import TextOptions
+from fanyi.text.transform import ALTERNATIVES, Context
+
+
+def test_a_persons_name_is_read_in_pinyin():
+    assert in_pinyin("李伟是我的同事。") == "Li Wei是我的同事。"
+    assert in_pinyin("生日快乐，陈静！") == "生日快乐，Chen Jing！"  # the greeting stays
+    assert in_pinyin("我叫王小明。") == "我叫Wang Xiaoming。"  # 我叫 stays
+
+
+def test_dictionary_names_common_words_and_foreign_names_stay_in_chinese():
+    assert in_pinyin("我住在台北。") == "我住在台北。"
+    assert in_pinyin("李娜是我的同事。") == "李娜是我的同事。"  # CC-CEDICT's Li Na
+    assert in_pinyin("王子来了。") == "王子来了。"  # "the prince"
+    assert in_pinyin("弗拉基米尔·普京来了。") == "弗拉基米尔·普京来了。"
+
+
+def test_the_transform_reads_it_so_into_english_only_and_holds_it():
+    options = TextOptions()
+    reading = pipeline.read("我叫王小明。", Context("zh", "en", options))
+    (sentence,) = reading.sentences()
+    assert sentence == "我叫Wang Xiaoming。"
+    assert reading.held(sentence)[0].split(ALTERNATIVES)[0] == "My name is Wang Xiaoming"
+    off = pipeline.read("我叫王小明。", Context("zh", "en", options.replace(hold_names=False)))
+    assert off.sentences() == ["我叫王小明。"]
+    german = pipeline.read("我叫王小明。", Context("zh", "de", options))
+    assert german.sentences() == ["我叫王小明。"]
