@@ -21,6 +21,7 @@ TABLE = [
     # read in pinyin: the given name is not translated after it as well ("Li Wei Hoti is")
     ("李伟是我的同事。", "en", ["Li Wei is"]),
     ("生日快乐，陈静！", "en", ["Chen Jing!"]),
+    ("我住在台北。", "en", ["in Taipei"]),  # not "north of the Taipei"
     ("她跟CNN的记者谈了。", "en", ["CNN"]),  # a name in Latin letters inside Chinese
     ("Airport", "zh", ["机场"]),  # a word alone, the model's own 阿尔港
     ("My friend Li Wei works at Microsoft.", "zh", ["李伟", "微软"]),

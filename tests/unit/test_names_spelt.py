@@ -1,5 +1,6 @@
-"""Chinese persons' names read by the model in pinyin (``text/names_spelt.py``): only a person's
-name the finder writes in pinyin, then held as a name in Latin letters."""
+"""Chinese names read by the model in pinyin (``text/names_spelt.py``): a person's name the
+finder writes in pinyin and a dictionary name whose English is its pinyin, then held as a name
+in Latin letters."""
 
 from fanyi.text import pipeline
 from fanyi.text.names_spelt import in_pinyin
@@ -13,9 +14,17 @@ def test_a_persons_name_is_read_in_pinyin():
     assert in_pinyin("我叫王小明。") == "我叫Wang Xiaoming。"  # 我叫 stays
 
 
-def test_dictionary_names_common_words_and_foreign_names_stay_in_chinese():
-    assert in_pinyin("我住在台北。") == "我住在台北。"
-    assert in_pinyin("李娜是我的同事。") == "李娜是我的同事。"  # CC-CEDICT's Li Na
+def test_a_dictionary_name_whose_english_is_its_pinyin_is_read_so():
+    assert in_pinyin("我住在台北。") == "我住在Taipei。"  # taibei, near enough
+    assert in_pinyin("我住在杭州。") == "我住在Hangzhou。"
+
+
+def test_other_names_common_words_and_foreign_names_stay_in_chinese():
+    assert in_pinyin("我住在伦敦。") == "我住在伦敦。"  # lundun: no pinyin of London
+    assert in_pinyin("我们去长城吧。") == "我们去长城吧。"  # "Great Wall"
+    assert in_pinyin("他指责安卡拉。") == "他指责安卡拉。"  # a transliteration: 卡
+    assert in_pinyin("李娜是我的同事。") == "李娜是我的同事。"  # 娜 (玛丽娜 "Marina")
+    assert in_pinyin("我住在台北。", ["台北"]) == "我住在台北。"  # a user's glossary term
     assert in_pinyin("王子来了。") == "王子来了。"  # "the prince"
     assert in_pinyin("弗拉基米尔·普京来了。") == "弗拉基米尔·普京来了。"
 

@@ -34,7 +34,7 @@ from typing import Any
 from .entries import whole_entry
 from .lang import CHINESE, HAN
 from .names_latin import latin_names
-from .transform import ALTERNATIVES, Context, Held, Option, Transform
+from .transform import ALTERNATIVES, Held
 
 DATA = Path(__file__).parent / "data"
 # a name this short is found only as a word of its own (上都 "Shangdu" is not in 上 都)
@@ -62,6 +62,7 @@ FOREIGN_ANY = frozenset("斯尔姆蒂迪茨瑟弗")
 # 萨尔兹堡, 卡特琳娜 "Katrina", 玛丽娜 "Marina") and is seldom a word of its own (伦敦塔 is the
 # Tower of London)
 FOREIGN_AFTER = FOREIGN_ANY | frozenset("卡尼兹萨坦琳娜")
+FOREIGN = FOREIGN_LAST | FOREIGN_AFTER
 PLACE_ENDS = ("ia", "ca", "ea")  # Syria, America, Korea: "Syrian", "American", "Korean"
 ADJECTIVE_FROM = 5  # letters: a shorter name ("Xia") may be a syllable of pinyin
 COLOURS = frozenset("红黄蓝绿青紫黑白灰")  # 蓝白 "blue and white", 黑白: no Lan Bai
@@ -369,29 +370,3 @@ def names_to_hold(sentence: str, source: str, lowercase: Container[str] = ()) ->
         return entry  # 中国菜 "Chinese cuisine", not 中国 "China"
     found = chinese_names(sentence) if source == CHINESE else english_names(sentence)
     return list(dict.fromkeys(found))[:MOST_NAMES] or whole_entry(sentence, source, lowercase)
-
-
-class Names(Transform):
-    """``hold_names``: between Chinese and English, a name held to as the target writes it."""
-
-    name = "names"
-    options = (
-        Option(
-            "hold_names",
-            True,
-            "names and set phrases held as the target writes them (台北 ⇄ Taipei, 王小明 ⇄ "
-            "Wang Xiaoming)",
-        ),
-    )
-
-    def read_sentences(self, sentences: list[str], context: Context) -> list[str]:
-        if not context.options.hold_names or (context.source, context.to) != (CHINESE, "en"):
-            return sentences
-        from .names_spelt import in_pinyin  # it reads this module's finder
-
-        return [in_pinyin(sentence) for sentence in sentences]
-
-    def held(self, sentence: str, memo: None, context: Context) -> Held:
-        if not context.options.hold_names or {context.source, context.to} != {CHINESE, "en"}:
-            return []
-        return names_to_hold(sentence, context.source, context.lowercase)

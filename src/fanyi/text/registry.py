@@ -15,7 +15,7 @@ from .glossary import Terms
 from .lang import Spacing
 from .links import Links
 from .list_markers import ListMarkers
-from .names import Names
+from .names_hold import Names
 from .numerals import Numbers
 from .recase import Headlines
 from .transform import Option, Transform
