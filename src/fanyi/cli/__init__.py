@@ -21,6 +21,7 @@ from types import FrameType
 from .. import exit_interrupted
 from .._version import __version__
 from . import allocator
+from .collector import as_program, paused_then_frozen
 
 # Each command module (fanyi.cli.<name>) with its one-line help, in the order `fanyi --help`
 # lists them: `fanyi --help` and `--version` import none of them (they would import torch).
@@ -71,12 +72,15 @@ def main(argv: list[str] | None = None) -> int:
     _INTERRUPTED.clear()  # a Ctrl-C of an earlier call in this process
     try:
         with _leave_at_once_on_ctrl_c():
+            if argv is None:
+                as_program()
             if argv is None and heavy:  # as a program only, never in a caller's process
                 allocator.expandable_cuda_segments()
                 if sys.platform.startswith("linux"):
                     allocator.reexec_with_tcmalloc()
             argv = sys.argv[1:] if argv is None else argv
-            args = parse(argv)  # imports the command's module (and torch)
+            with paused_then_frozen():
+                args = parse(argv)  # imports the command's module (and torch)
         command = f"fanyi {args.command}"
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

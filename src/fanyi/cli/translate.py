@@ -50,6 +50,7 @@ from ..engines.registry import ALIASES, ENGINES
 from ..inputs import WINDOW_LINES
 from . import document
 from .arguments import at_least, device, threads
+from .collector import paused_then_frozen
 from .decode_flags import add_decode_flags, given_keys
 from .flags import deprecated_values
 from .formats import FORMATS, written
@@ -112,7 +113,10 @@ def load_translator(args: argparse.Namespace) -> Translator:
 
     set_threads(args.threads)
     options = given_keys(args, args.config)  # over the model's own defaults
-    return Translator.load(args.model, None, args.engine, args.device, args.batch_tokens, **options)
+    with paused_then_frozen():
+        return Translator.load(
+            args.model, None, args.engine, args.device, args.batch_tokens, **options
+        )
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,31 @@
+"""The garbage collector while a command starts: paused, then what was made frozen, in a
+program only."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from fanyi.cli import collector
+
+
+def test_a_library_call_leaves_the_collector_alone() -> None:
+    frozen = gc.get_freeze_count()
+    with collector.paused_then_frozen():
+        assert gc.isenabled()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == frozen
+
+
+def test_a_program_pauses_then_freezes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(collector._PROGRAM, "on", True)
+    try:
+        with collector.paused_then_frozen():
+            assert not gc.isenabled()
+            made = [[] for _ in range(100)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(made)
+    finally:
+        gc.unfreeze()
+        gc.enable()
