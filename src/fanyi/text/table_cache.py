@@ -1,21 +1,27 @@
 """Tables fanyi derives once from a library's own data (jieba's dictionary, pypinyin's
-readings) and keeps in its cache folder, to read back in a fraction of the time the library
-takes to load: columns of strings, one value a line, under a header naming the data they were
-made from, so a table of other data (a library upgraded) is made again.
+readings) or from a model's vocabularies and keeps in its cache folder, to read back in a
+fraction of the time they take to make: columns of strings, one value a line, under a header
+naming the data they were made from, so a table of other data (a library upgraded) is made
+again; or arrays of numbers, as NumPy's ``.npz`` (read without unpickling), beside their key.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
+
+import numpy as np
 
 FORMAT = "fanyi table 1"  # the header's first field
 COLUMNS = "\x00"  # between two columns (no value holds it)
 END = "\x00end\n"  # the last bytes of a table written whole
 
 Columns = list[list[str]]
+Arrays = dict[str, np.ndarray]
+KEY = "__key__"  # the entry of an .npz that holds the state of the data its arrays come from
 
 
 def cache_dir() -> Path:
@@ -65,3 +71,32 @@ def files_key(*paths: Path) -> str:
     """What changes when any of ``paths`` does: each one's path, size and modification time."""
     stats = ((path.resolve(), path.stat()) for path in paths)
     return " ".join(f"{path}:{stat.st_size}:{stat.st_mtime_ns}" for path, stat in stats)
+
+
+def cached_arrays(name: str, key: str, build: Callable[[], Arrays]) -> Arrays:
+    """The arrays ``build`` makes of data whose state ``key`` names, as :func:`cached_columns`
+    keeps columns: read from ``name.npz`` in the cache, or made (and written, where the cache
+    folder can be)."""
+    path = cache_dir() / f"{name}.npz"
+    with contextlib.suppress(OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+        return read_arrays(path, key)
+    arrays = build()
+    if KEY in arrays:
+        raise ValueError(f"{KEY} names the key of an .npz table")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        staged = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        with staged.open("wb") as file:
+            np.savez(file, **arrays, **{KEY: np.array(key)})
+        os.replace(staged, path)
+    except OSError:
+        pass  # a read-only or full cache: the arrays serve this process all the same
+    return arrays
+
+
+def read_arrays(path: Path, key: str) -> Arrays:
+    """The arrays ``path`` holds, or ValueError where they are not those of ``key``."""
+    with np.load(path, allow_pickle=False) as table:
+        if KEY not in table.files or str(table[KEY]) != key:
+            raise ValueError(f"{path}: not the table of {key}")
+        return {name: table[name] for name in table.files if name != KEY}
