@@ -83,6 +83,7 @@ PASSES = {
     "script_penalty": ("0", "1"),
     "split_sentences": ("false", "true"),
     "max_repeat_run": ("0", "4"),
+    "constrained_beam": ("0", "3"),  # 0: the beam
 }
 PEERS = {"ct2-int8": "int8", "ct2-float32": "float32"}  # run → the export it decodes
 RUNS = ("shipped", *PASSES, "auto", "ct2-engine", *PEERS)
@@ -292,8 +293,8 @@ def flipped(name: str, defaults: DecodeConfig) -> str:
     search = defaults.search
     if name in ("rerank_backward", "script_penalty"):
         on = getattr(search, name) > 0 or bool(getattr(search, f"{name}_by_target"))
-    elif name == "max_repeat_run":
-        on = search.max_repeat_run > 0
+    elif name in ("max_repeat_run", "constrained_beam"):
+        on = getattr(search, name) > 0
     else:
         on = bool(getattr(defaults.text, name))
     return PASSES[name][0] if on else PASSES[name][1]

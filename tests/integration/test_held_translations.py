@@ -50,6 +50,25 @@ def test_n_best_candidates_all_hold_them(translator):
     assert all("Tom" in c.text and "here" in c.text for c in result.candidates)
 
 
+def test_the_held_search_keeps_its_own_beam(translator, monkeypatch):
+    from fanyi.decode import held_batch
+
+    widths, search = [], held_batch._batched
+
+    def spy(model, task, constraints, anywhere):
+        widths.append(task.options.beam)
+        return search(model, task, constraints, anywhere)
+
+    monkeypatch.setattr(held_batch, "_batched", spy)
+    for asked, n_best, rows in ((0, 1, 4), (2, 1, 2), (2, 3, 3)):  # never under the n-best
+        widths.clear()
+        (held,) = translator.translate(
+            TEXTS[:1], beam=4, n_best=n_best, constrained_beam=asked, constraints=PHRASES[:1]
+        )
+        assert widths and set(widths) == {rows}, (asked, widths)
+        assert all(p in held.text for p in PHRASES[0]) and 1 <= len(held.candidates) <= n_best
+
+
 def test_a_link_is_copied_as_written(translator):
     assert "tom.smith@example.com" in translator(LINK, to="zh")
     options = translator.text_options

@@ -80,8 +80,8 @@ def decode_pieces(searcher: Searcher, pieces: list[Piece]) -> None:
 
 def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     """``search_by_target`` without constraints first; a source whose translations miss one of
-    its constraints is searched again, held to them with α ``constrained_length_penalty``, so
-    that a translation that holds them already stays as it is. The held search returns its whole
+    its constraints is searched again, held to them with α ``constrained_length_penalty`` and
+    beam ``constrained_beam``, so that a translation that holds them already stays as it is. The held search returns its whole
     beam, and of it the translations that hold them as text are kept (the search may run a
     held Latin phrase into a word: "Li Weiwei" for "Li Wei"); where none does, the free
     translation stays (a number run into other digits: "31299.99" for 1299.99)."""
@@ -97,11 +97,13 @@ def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     if not missing:
         return found
     alpha, n_best = searcher.options.constrained_length_penalty, searcher.options.n_best
+    beam = searcher.options.constrained_beam or searcher.options.beam
     options = dataclasses.replace(
         searcher.options,
         length_penalty=alpha,
         length_penalty_by_target={},
-        n_best=max(n_best, searcher.options.beam),
+        beam=max(beam, n_best),
+        n_best=max(n_best, beam),
     )
     again = search_by_target(searcher.with_options(options), rows.subset(missing))
     for i, hypotheses in zip(missing, again, strict=True):
