@@ -33,6 +33,19 @@ def test_reexec_preloads_tcmalloc_once_unless_opted_out(monkeypatch, execs):
     assert len(execs) == 1
 
 
+@pytest.mark.parametrize(
+    "started",
+    [["/venv/bin/fanyi"], ["-X", "importtime", "/venv/bin/fanyi"], ["-m", "fanyi"]],
+)
+def test_reexec_runs_the_command_line_the_process_started_with(monkeypatch, execs, started):
+    args = ["translate", "--text", "你好"]
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/fanyi", *args])
+    monkeypatch.setattr(sys, "orig_argv", ["/venv/bin/python", *started, *args])
+    allocator.reexec_with_tcmalloc()
+    ((_, argv, _),) = execs
+    assert argv == [sys.executable, *started, *args]
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tcmalloc is preloaded on Linux")
 @pytest.mark.parametrize("command", ["translate", "evaluate", "serve", "train"])
 def test_the_program_reexecs_for_heavy_commands_and_a_caller_never(monkeypatch, execs, command):
