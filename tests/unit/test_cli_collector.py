@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gc
 
-import pytest
-
 from fanyi.cli import collector
 
 
@@ -18,14 +16,14 @@ def test_a_library_call_leaves_the_collector_alone() -> None:
     assert gc.get_freeze_count() == frozen
 
 
-def test_a_program_pauses_then_freezes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(collector._PROGRAM, "on", True)
+def test_a_program_pauses_then_freezes() -> None:
     try:
-        with collector.paused_then_frozen():
+        with collector.as_program(True), collector.paused_then_frozen():
             assert not gc.isenabled()
             made = [[] for _ in range(100)]
         assert gc.isenabled()
         assert gc.get_freeze_count() >= len(made)
+        assert not collector._PROGRAM["on"]
     finally:
         gc.unfreeze()
         gc.enable()

@@ -66,14 +66,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; what goes wrong ends in one line on stderr and an exit status:
     2 for a user's error (a file, a flag), 130 for Ctrl-C (even while torch is being imported),
-    141 without a word when the reader of stdout has gone (``| head -1``), as Unix tools do."""
+    141 without a word when the reader of stdout has gone (``| head -1``), as Unix tools do.
+    ``argv`` None: this process is the program, started with ``sys.argv``."""
+    with as_program(argv is None):
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
+    """:func:`main`'s work."""
     heavy = sys.argv[1:2] and sys.argv[1] in allocator.COMMANDS
     command = "fanyi"
     _INTERRUPTED.clear()  # a Ctrl-C of an earlier call in this process
     try:
         with _leave_at_once_on_ctrl_c():
-            if argv is None:
-                as_program()
             if argv is None and heavy:  # as a program only, never in a caller's process
                 allocator.expandable_cuda_segments()
                 if sys.platform.startswith("linux"):

@@ -15,7 +15,6 @@ new shape every step expandable segments trained 1.38× the target tokens/s of t
 
 from __future__ import annotations
 
-import ctypes.util
 import os
 import sys
 
@@ -27,6 +26,8 @@ COMMANDS = {"train", "translate", "po", "evaluate", "tune", "distill", "serve"}
 
 def tcmalloc_library() -> str | None:
     """The tcmalloc shared library's name if the system has it (``libtcmalloc_minimal.so.4``)."""
+    import ctypes.util  # here: importing it takes 12 ms, and most starts need no lookup
+
     return ctypes.util.find_library("tcmalloc_minimal") or ctypes.util.find_library("tcmalloc")
 
 
@@ -40,8 +41,10 @@ def reexec_with_tcmalloc(argv: list[str] | None = None) -> None:
     """Replace this process by itself (or by ``argv``: a script's own command line) with tcmalloc
     preloaded, unless opted out or present."""
     preload = os.environ.get("LD_PRELOAD", "")
-    library = tcmalloc_library()
-    if os.environ.get(TCMALLOC_ENV, "1") == "0" or "tcmalloc" in preload or library is None:
+    if os.environ.get(TCMALLOC_ENV, "1") == "0" or "tcmalloc" in preload:
+        return
+    library = tcmalloc_library()  # after the checks: looking takes ms (ldconfig -p)
+    if library is None:
         return
     env = {**os.environ, "LD_PRELOAD": f"{library} {preload}".strip(), TCMALLOC_ENV: "1"}
     sys.stdout.flush()

@@ -5,7 +5,7 @@ collection of the oldest generation walks them all: ``fanyi translate --text 你
 0.3 CPU s collecting, a tenth of its start-up, and 0.1 s more at exit. While a command imports
 and loads, the collector is paused; what was made is then frozen (``gc.freeze``), so that later
 collections, and the one at exit, walk only what the work itself makes. Only in a program
-(``fanyi …``, :func:`as_program`): in a caller's process, objects frozen would never be collected.
+(``fanyi …``, inside :func:`as_program`): in a caller's process, objects frozen would never be collected.
 """
 
 from __future__ import annotations
@@ -14,12 +14,18 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-_PROGRAM = {"on": False}  # set by the command line's entry point, never by a library call
+_PROGRAM = {"on": False}  # while the command line's entry point runs, never in a library call
 
 
-def as_program() -> None:
-    """This process is ``fanyi`` itself: :func:`paused_then_frozen` takes effect."""
-    _PROGRAM["on"] = True
+@contextlib.contextmanager
+def as_program(on: bool) -> Iterator[None]:
+    """Inside, this process is ``fanyi`` itself where ``on``: :func:`paused_then_frozen`
+    takes effect."""
+    previous, _PROGRAM["on"] = _PROGRAM["on"], on
+    try:
+        yield
+    finally:
+        _PROGRAM["on"] = previous
 
 
 @contextlib.contextmanager

@@ -12,15 +12,17 @@ import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # NumPy is imported where arrays are read: fanyi --help never needs it
+    import numpy as np
 
 FORMAT = "fanyi table 1"  # the header's first field
 COLUMNS = "\x00"  # between two columns (no value holds it)
 END = "\x00end\n"  # the last bytes of a table written whole
 
 Columns = list[list[str]]
-Arrays = dict[str, np.ndarray]
+Arrays = dict[str, "np.ndarray"]
 KEY = "__key__"  # the entry of an .npz that holds the state of the data its arrays come from
 
 
@@ -77,6 +79,8 @@ def cached_arrays(name: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     """The arrays ``build`` makes of data whose state ``key`` names, as :func:`cached_columns`
     keeps columns: read from ``name.npz`` in the cache, or made (and written, where the cache
     folder can be)."""
+    import numpy as np
+
     path = cache_dir() / f"{name}.npz"
     with contextlib.suppress(OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
         return read_arrays(path, key)
@@ -96,6 +100,8 @@ def cached_arrays(name: str, key: str, build: Callable[[], Arrays]) -> Arrays:
 
 def read_arrays(path: Path, key: str) -> Arrays:
     """The arrays ``path`` holds, or ValueError where they are not those of ``key``."""
+    import numpy as np
+
     with np.load(path, allow_pickle=False) as table:
         if KEY not in table.files or str(table[KEY]) != key:
             raise ValueError(f"{path}: not the table of {key}")
