@@ -186,6 +186,7 @@ class RunTables:
     def arrays(self) -> Arrays:
         """These tables as named arrays (``source.lead_char``, ``leads.width``, ``spelt``…)."""
         named: Arrays = {}
+        parts: dict[str, PieceRuns | LeadIndex]
         parts = {"source": self.source, "target": self.target, "leads": self.leads}
         for prefix, part in parts.items():
             for column in fields(part):
@@ -203,10 +204,13 @@ class RunTables:
             names = [f"{prefix}.{c.name}" for c in fields(of) if c.name != "width"]
             return [torch.from_numpy(named[name]) for name in names]
 
-        leads = LeadIndex(*columns("leads", LeadIndex), int(named["leads.width"]))
+        flat, start, at_least, key = columns("leads", LeadIndex)
+        leads = LeadIndex(flat, start, at_least, key, int(named["leads.width"]))
         source, target = (PieceRuns(*columns(p, PieceRuns)) for p in ("source", "target"))
-        rest = (torch.from_numpy(named[n]) for n in ("source_to_target", "bytes", "spelt"))
-        return cls(source, target, leads, *rest)
+        mapped, byte_ids, spelt = (
+            torch.from_numpy(named[n]) for n in ("source_to_target", "bytes", "spelt")
+        )
+        return cls(source, target, leads, mapped, byte_ids, spelt)
 
     def to(self, device: torch.device) -> RunTables:
         """These tables on ``device``."""

@@ -12,7 +12,7 @@ import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # NumPy is imported where arrays are read: fanyi --help never needs it
     import numpy as np
@@ -91,7 +91,8 @@ def cached_arrays(name: str, key: str, build: Callable[[], Arrays]) -> Arrays:
         path.parent.mkdir(parents=True, exist_ok=True)
         staged = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         with staged.open("wb") as file:
-            np.savez(file, **arrays, **{KEY: np.array(key)})
+            contents: dict[str, Any] = {**arrays, KEY: np.array(key)}
+            np.savez(file, **contents)
         os.replace(staged, path)
     except OSError:
         pass  # a read-only or full cache: the arrays serve this process all the same
