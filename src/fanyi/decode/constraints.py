@@ -16,8 +16,9 @@ Two refinements of the paper's search. A phrase may have several spellings in pi
 of its own, "▁https", and run on after a character, "https"), any of which meets it. And the
 first search proposes no phrase's start: a phrase is begun only where the model itself begins
 it, and then written through, which copies a long address where the model put it and only
-misspelt it; Post and Vilar's search, where a phrase may begin at any step, runs only where that
-finds fewer than the n-best. A phrase given as ``WholeWords`` (a Latin phrase) is not run into
+misspelt it. It ends as a free search does, once k hypotheses have ended, those that end without
+every phrase dropped. Post and Vilar's search, where a phrase may begin at any step, runs only
+where that finds fewer than the n-best, and until k hypotheses hold every phrase. A phrase given as ``WholeWords`` (a Latin phrase) is not run into
 a word: the piece after its last one does not continue that word ("Yang Fan will", not "Yang
 Fani will").
 
@@ -174,6 +175,12 @@ def ending(ranked: list[_Candidate], eos_id: int, k: int, at_limit: bool) -> lis
     length limit the k best of all."""
     first = ranked[:k] if at_limit else [c for c in ranked if c.progress.complete][:k]
     return [c for c in first if c.token == eos_id]
+
+
+def dropped(ranked: list[_Candidate], eos_id: int, k: int) -> int:
+    """The EOS candidates among the k best of all that miss a constraint: the hypotheses a free
+    search would have ended here, which the first search counts as ended and drops."""
+    return sum(c.token == eos_id and not c.progress.complete for c in ranked[:k])
 
 
 def allocate(ranked: list[_Candidate], k: int) -> list[_Candidate]:

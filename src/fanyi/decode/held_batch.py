@@ -19,6 +19,7 @@ from .constraints import (
     allocate,
     candidates,
     check_constraints,
+    dropped,
     ending,
 )
 from .hypothesis import (
@@ -48,6 +49,7 @@ class _Search:
     met: list[Hypothesis]
     cut: list[Hypothesis]
     alpha: float
+    dropped: int = 0  # hypotheses ended without every constraint (the first search's)
 
     def end(self, ended: list[_Candidate], attention: Tensor | None) -> None:
         """Set aside the hypotheses that end with this step's EOS."""
@@ -75,10 +77,10 @@ class _Search:
         return index
 
     def finished(self, config: SearchOptions, live_best: float, bound: float) -> bool:
-        """Whether k hypotheses have met every constraint, or n-best have and no live one (best
-        log P ``live_best``; ``bound``: lp at the length limit) can still beat them (as in
-        ``finished.py``)."""
-        if len(self.met) >= config.beam:
+        """Whether k hypotheses have ended (those that met every constraint and those dropped),
+        or n-best have met them and no live one (best log P ``live_best``; ``bound``: lp at the
+        length limit) can still beat them (as in ``finished.py``)."""
+        if len(self.met) + self.dropped >= config.beam:
             return True
         if len(self.met) < config.n_best or self.alpha < 0:
             return False
@@ -111,6 +113,8 @@ class _Source:
         constrain(log_probs, step, self.limits, config.min_len, eos_id, self.forced)
         ranked = candidates(log_probs, self.live, self.constraints, k, self.anywhere)
         self.search.end(ending(ranked, eos_id, k, step >= self.limit), attention)
+        if not self.anywhere:  # the first search ends as a free one does
+            self.search.dropped += dropped(ranked, eos_id, k)
         self.live = allocate([c for c in ranked if c.token != eos_id], k)
         bound = length_penalty(self.limit + 1, config.length_penalty)
         best = self.live[0].log_prob if self.live else 0.0

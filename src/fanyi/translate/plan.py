@@ -81,10 +81,10 @@ def decode_pieces(searcher: Searcher, pieces: list[Piece]) -> None:
 def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     """``search_by_target`` without constraints first; a source whose translations miss one of
     its constraints is searched again, held to them with α ``constrained_length_penalty`` and
-    beam ``constrained_beam``, so that a translation that holds them already stays as it is. The held search returns its whole
-    beam, and of it the translations that hold them as text are kept (the search may run a
-    held Latin phrase into a word: "Li Weiwei" for "Li Wei"); where none does, the free
-    translation stays (a number run into other digits: "31299.99" for 1299.99)."""
+    beam ``constrained_beam``, so that a translation that holds them already stays as it is. Of
+    the held search's n-best, the translations that hold them as text are kept (the search may
+    run a held phrase into a word: "31299.99" for 1299.99); where none does, the free
+    translation stays."""
     every = list(range(len(rows.sources)))
     found = search_by_target(searcher, rows.subset(every, held=False))
     holds = searcher.text.target.holds
@@ -103,7 +103,6 @@ def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
         length_penalty=alpha,
         length_penalty_by_target={},
         beam=max(beam, n_best),
-        n_best=max(n_best, beam),
     )
     again = search_by_target(searcher.with_options(options), rows.subset(missing))
     for i, hypotheses in zip(missing, again, strict=True):
