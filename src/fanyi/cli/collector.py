@@ -1,11 +1,11 @@
 """Python's cyclic garbage collector while a command starts.
 
 Importing torch and loading a model make a few million objects and almost no garbage, yet every
-collection of the oldest generation walks them all: ``fanyi translate --text 你好`` spent
-0.3 CPU s collecting, a tenth of its start-up, and 0.1 s more at exit. While a command imports
-and loads, the collector is paused; what was made is then frozen (``gc.freeze``), so that later
-collections, and the one at exit, walk only what the work itself makes. Only in a program
-(``fanyi …``, inside :func:`as_program`): in a caller's process, objects frozen would never be collected.
+collection of the oldest generation walks them all: ``fanyi translate --text 你好`` spent 0.3 CPU s
+collecting, a tenth of its start-up, and 0.1 s more at exit. While a command imports and loads, the
+collector is paused; what was made is then frozen (``gc.freeze``), so that later collections, and
+the one at exit, walk only what the work itself makes. Only in a program (``fanyi …``, inside
+:func:`as_program`): in a caller's process, objects frozen would never be collected.
 """
 
 from __future__ import annotations

@@ -12,15 +12,15 @@ bank leaves empty to the best candidates left. EOS ends a hypothesis only once i
 constraint, or at its length limit; a source's results are those that met them all, or, where
 none did, those that ended at the limit.
 
-Two refinements of the paper's search. A phrase may have several spellings in pieces (as a word
-of its own, "▁https", and run on after a character, "https"), any of which meets it. And the
-first search proposes no phrase's start: a phrase is begun only where the model itself begins
-it, and then written through, which copies a long address where the model put it and only
-misspelt it. It ends as a free search does, once k hypotheses have ended, those that end without
-every phrase dropped. Post and Vilar's search, where a phrase may begin at any step, runs only
-where that finds fewer than the n-best, and until k hypotheses hold every phrase. A phrase given as ``WholeWords`` (a Latin phrase) is not run into
-a word: the piece after its last one does not continue that word ("Yang Fan will", not "Yang
-Fani will").
+Two refinements of the paper's search. A phrase may have several spellings in pieces (as a word of
+its own, "▁https", and run on after a character, "https"), any of which meets it. And the first
+search proposes no phrase's start: a phrase is begun only where the model itself begins it, and then
+written through, which copies a long address where the model put it and only misspelt it. It ends as
+a free search does, once k hypotheses have ended, those that end without every phrase dropped. Post
+and Vilar's search, where a phrase may begin at any step, runs only where that finds fewer than the
+n-best, and until k hypotheses hold every phrase. A phrase given as ``WholeWords`` (a Latin phrase)
+is not run into a word: the piece after its last one does not continue that word ("Yang Fan will",
+not "Yang Fani will").
 
 This module holds a search's parts: a hypothesis's progress, each step's candidates, EOS and
 the beam's allocation among banks. ``held_batch.py`` runs the search: each source's bookkeeping on
@@ -129,7 +129,8 @@ def candidates(
     """The extensions of the ``live`` hypotheses worth weighing (``log_probs``: their rows'
     next-token log-probabilities): the 2k best of all, each one's best, and each one's
     extensions that advance a constraint (``Progress.wanted``); those the search forbids (−∞)
-    left out, a piece that runs a ``WholeWords`` phrase just written into a word too, and without ``anywhere`` those that leave a constraint half written."""
+    left out, a piece that runs a ``WholeWords`` phrase just written into a word too, and
+    without ``anywhere`` those that leave a constraint half written."""
     rows = torch.tensor([h.row for h in live], device=log_probs.device)
     step = log_probs[rows].double()  # m x V
     _close_words(step, live, constraints)

@@ -151,10 +151,12 @@ def _tagger() -> Any:
     return posseg()
 
 
-def tagged(sentence: str) -> list[tuple[str, str]]:
-    """The words of a Chinese ``sentence`` as jieba cuts them, each with its tag."""
+@functools.lru_cache(maxsize=256)
+def tagged(sentence: str) -> tuple[tuple[str, str], ...]:
+    """The words of a Chinese ``sentence`` as jieba cuts them, each with its tag; kept for the
+    last sentences, which ``hold_names`` reads twice (``names_spelt.py``, then ``held``)."""
     with _JIEBA_LOCK:
-        return [(pair.word, pair.flag) for pair in _tagger().cut(sentence)]
+        return tuple((pair.word, pair.flag) for pair in _tagger().cut(sentence))
 
 
 def in_pinyin(surname: str, given: str) -> str:

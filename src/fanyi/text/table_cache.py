@@ -8,11 +8,14 @@ again; or arrays of numbers, as NumPy's ``.npz`` (read without unpickling), besi
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ..atomic import write_bytes_atomic, write_text_atomic
 
 if TYPE_CHECKING:  # NumPy is imported where arrays are read: fanyi --help never needs it
     import numpy as np
@@ -44,9 +47,7 @@ def cached_columns(name: str, key: str, build: Callable[[], Columns]) -> Columns
     try:
         columns = build()
         path.parent.mkdir(parents=True, exist_ok=True)
-        staged = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        staged.write_text(table_text(columns, name, key), encoding="utf-8")
-        os.replace(staged, path)
+        write_text_atomic(path, table_text(columns, name, key))
         return columns
     except (OSError, ValueError):
         return None
@@ -87,13 +88,12 @@ def cached_arrays(name: str, key: str, build: Callable[[], Arrays]) -> Arrays:
     arrays = build()
     if KEY in arrays:
         raise ValueError(f"{KEY} names the key of an .npz table")
+    contents: dict[str, Any] = {**arrays, KEY: np.array(key)}
+    written = io.BytesIO()
+    np.savez(written, **contents)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        staged = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with staged.open("wb") as file:
-            contents: dict[str, Any] = {**arrays, KEY: np.array(key)}
-            np.savez(file, **contents)
-        os.replace(staged, path)
+        write_bytes_atomic(path, written.getvalue())
     except OSError:
         pass  # a read-only or full cache: the arrays serve this process all the same
     return arrays
