@@ -48,6 +48,11 @@ DESCRIBING = {
     "town", "township", "village", "region", "port", "capital", "prefecture-level",
     "county-level", "sub-provincial", "special", "administrative",
 }  # fmt: skip
+# what may follow a name in a gloss that goes on to tell of it ("Treaty of Nanjing that …")
+TELLING = {"that", "which", "who", "where", "near", "between"}
+ENDING = {"dynasty"}  # what may end a gloss after a name ("Qing dynasty"), and nothing else
+# what makes the names after a gloss's comma a list of names, not where the first one is
+LISTING = re.compile(r"\b(?:and|or)\b|&")
 SUFFIXES = ("Corporation", "Corp.", "Inc.", "Company", "Co.", "Ltd.", "Ltd")
 # a month's or a day's name is no name here: dates.py holds dates, and "May" is a verb too
 CALENDAR = {
@@ -62,16 +67,19 @@ LIFETIME = re.compile(r"\(\d{4}-(?:\d{4})?\)")  # "Vladimir Putin (1952-), …":
 VOWELS = "aeiou"
 
 
-def english_name(gloss: str) -> str | None:
+def english_name(gloss: str, pinyin: str = "") -> str | None:
     """The name a proper noun's gloss gives, or None where it is not one name."""
     head, _, after = " ".join(NOTE.sub(" ", gloss).split()).partition(",")
     if NOT_A_NAME.search(gloss.split("(")[0]) or NOT_A_NAME.search(head):
         return None
     listed = after.split(",")[0].split()
-    if listed and all(w[:1].isupper() or w in JOINING for w in listed):
-        return None  # a list of names ("China, Japan and Korea")
-    head = head.split(" or ")[0].strip()
-    words = head.removeprefix("the ").split()
+    if (
+        listed
+        and all(w[:1].isupper() or w in JOINING | {"or"} for w in listed)
+        and LISTING.search(after)
+    ):
+        return None  # a list of names ("China, Japan and Korea"), not "San Francisco, California"
+    words = first_form(head, pinyin).removeprefix("the ").split()
     name: list[str] = []
     for i, word in enumerate(words):
         if word[:1].isupper() or (name and word in JOINING and i + 1 < len(words)):
@@ -88,10 +96,23 @@ def english_name(gloss: str) -> str | None:
         not name
         or name[0] in CALENDAR
         or len(name) > MOST_WORDS
-        or (rest and rest[0].lower() not in DESCRIBING)
+        or (rest and rest[0].lower() not in DESCRIBING | TELLING and " ".join(rest) not in ENDING)
     ):
         return None
     return text if re.fullmatch(r"[A-Za-z][A-Za-z .'\-]*[A-Za-z.]", text) else None
+
+
+def first_form(head: str, pinyin: str) -> str:
+    """The first of a gloss's forms ("A or B"), or the second where the first is the headword's
+    pinyin and the second a place as English writes it ("Xihu or West lake": "West Lake",
+    "Taizhong or Taichung city": "Taichung"; not "Zhu Xi or Chu Hsi")."""
+    forms = [form.strip() for form in head.split(" or ")]
+    words = forms[1].split() if len(forms) > 1 else []
+    if not (pinyin and romanised(forms[0], pinyin) and DESCRIBING & set(words[1:])):
+        return forms[0]
+    if len(words) == 2:  # what it means: "West lake"
+        return f"{words[0]} {words[1].capitalize()}"
+    return forms[1]
 
 
 def read_cedict() -> list[tuple[str, str, list[str]]]:
@@ -120,7 +141,7 @@ def proper_nouns(entries: list[tuple[str, str, list[str]]]) -> tuple[dict[str, s
             common_headwords.add(simplified)
             common_words.update({w for g in glosses for w in re.findall(r"\b[a-z]+\b", g)})
         elif len(simplified) > 1 and re.fullmatch(r"[\u4e00-\u9fff·]+", simplified):
-            names[simplified].add(english_name(glosses[0]) or "")
+            names[simplified].add(english_name(glosses[0], pinyin) or "")
     kept = {
         zh: next(iter(en))
         for zh, en in names.items()

@@ -27,6 +27,11 @@ TABLE = [
     ("My friend Li Wei works at Microsoft.", "zh", ["李伟", "微软"]),
     ("Happy New Year!", "zh", ["新年快乐"]),
     ("生日快乐！", "en", ["Happy birthday"]),
+    # searched again read as "San Francisco", which the model then places itself
+    ("我的朋友下个月搬到旧金山。", "en", ["San Francisco"]),
+    ("1842年签订了南京条约。", "en", ["Treaty of Nanjing"]),
+    ("我们去西湖吧。", "en", ["West Lake"]),  # not "Xihu"
+    ("我明年想去清华大学读书。", "en", ["Tsinghua University"]),
 ]
 
 

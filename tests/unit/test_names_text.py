@@ -26,7 +26,7 @@ from fanyi.text.transform import Context
         ("他叫王小明。", [("王小明", "Wang Xiaoming")]),
         ("我叫王小明来。", [("王小明", "Wang Xiaoming")]),  # "I told him to come"
         ("李伟是我的同事。", [("李伟", "Li Wei")]),
-        ("欧阳修是宋代文学家。", [("欧阳修", "Ouyang Xiu")]),
+        ("欧阳修是宋代文学家。", [("欧阳修", "Ouyang Xiu"), ("宋代", "Song")]),  # "Song dynasty"
         ("新年快乐！", [("新年快乐", "Happy New Year")]),
         ("他想去美国。", [("美国", "United States")]),
         ("普京先生表示同意。", [("普京", "Putin")]),  # the surname the text names him by

@@ -29,6 +29,12 @@ class Names(Transform):
         terms = [term for term, _ in context.options.glossary.oriented(CHINESE, "en")]
         return [in_pinyin(sentence, terms) for sentence in sentences]
 
+    def read_held(self, sentence: str, context: Context) -> str:
+        if not context.options.hold_names or (context.source, context.to) != (CHINESE, "en"):
+            return sentence
+        terms = [term for term, _ in context.options.glossary.oriented(CHINESE, "en")]
+        return in_pinyin(sentence, terms, every=True)
+
     def held(self, sentence: str, memo: None, context: Context) -> Held:
         if not context.options.hold_names or {context.source, context.to} != {CHINESE, "en"}:
             return []

@@ -29,15 +29,16 @@ from .transform import ALTERNATIVES
 LIKE_PINYIN = 0.8
 
 
-def in_pinyin(sentence: str, terms: Collection[str] = ()) -> str:
+def in_pinyin(sentence: str, terms: Collection[str] = (), every: bool = False) -> str:
     """``sentence`` (Chinese) with each name to be read in pinyin (``_person``) so written, the
     words that introduce a speaker's own name (我叫) left in Chinese; a line that is one
     dictionary entry alone as it stands, and a name inside or around one of ``terms`` (a user's
-    glossary: 台北 "Taipei City") too."""
+    glossary: 台北 "Taipei City") too. ``every``: each dictionary name of one English form
+    too, as its English (旧金山 "San Francisco"), for a search held to the names."""
     if whole_entry(sentence, CHINESE):
         return sentence
     for name, english in chinese_names(sentence):
-        person, written = _person(name, english)
+        person, written = _person(name, english, every)
         if any(person in term or term in person for term in terms):
             continue
         if person and ALTERNATIVES not in written:
@@ -45,15 +46,16 @@ def in_pinyin(sentence: str, terms: Collection[str] = ()) -> str:
     return sentence
 
 
-def _person(name: str, english: str) -> tuple[str, str]:
+def _person(name: str, english: str, every: bool = False) -> tuple[str, str]:
     """(the name, its English) of a name found that is to be read in pinyin, without the words
     that introduce it (我叫王小明 "My name is Wang Xiaoming": 王小明, "Wang Xiaoming"); empty
-    where it is none: a dictionary name whose English is no pinyin, a foreign person."""
+    where it is none: a dictionary name whose English is no pinyin (but with ``every``), a
+    foreign person."""
     for words in INTRODUCTIONS:
         if name.startswith(words) and english.startswith(MY_NAME_IS + " "):
             name, english = name[len(words) :], english[len(MY_NAME_IS) + 1 :]
     if name in tables().chinese:
-        return (name, english) if _like_pinyin(name, english) else ("", "")
+        return (name, english) if every or _like_pinyin(name, english) else ("", "")
     return (name, english) if split_name(name) else ("", "")
 
 

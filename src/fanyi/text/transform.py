@@ -90,6 +90,11 @@ class Transform:
         """The sentences of a text (cut after ``read``) as the model should read them."""
         return sentences
 
+    def read_held(self, sentence: str, context: Context) -> str:
+        """``sentence`` (as read) as the model should read it where it is searched again, held
+        to what it must hold because its translation missed it."""
+        return sentence
+
     def held(self, sentence: str, memo: Any, context: Context) -> Held:
         """The phrases a translation of ``sentence`` must hold, each with its span in it (a
         span is blanked out for the transforms after this one)."""
