@@ -3,6 +3,9 @@ any of which holds it; into Chinese the common headwords of an English line, a l
 where the model's text writes it in lower case and its commonest headword gives it first; a name
 or a longer line is left to the names."""
 
+import itertools
+
+from fanyi.text import entries
 from fanyi.text.entries import whole_entry
 from fanyi.text.names import names_to_hold
 from fanyi.text.transform import ALTERNATIVES
@@ -40,3 +43,13 @@ def test_an_entry_comes_before_the_names_in_it_and_a_name_before_an_entry():
     assert names_to_hold("中国菜", "zh") == [("中国菜", "Chinese cuisine")]
     assert names_to_hold("北京", "zh") == [("北京", "Beijing")]
     assert names_to_hold("Beijing", "en") == [("Beijing", "北京")]
+
+
+def test_a_headword_found_in_the_tables_text_has_the_senses_of_its_row(monkeypatch):
+    table = entries.chinese_entries()
+    sample = [*itertools.islice(table, 0, None, 997), "中国", "我叫王小明", "谢"]
+    for headword in sample:  # the first lookups search the text
+        monkeypatch.setattr(entries, "_looked_up", itertools.count())
+        assert entries.chinese_senses(headword) == table.get(headword, "")
+    monkeypatch.setattr(entries, "_looked_up", itertools.count(entries.FIRST_LOOKUPS))
+    assert entries.chinese_senses("请进") == table["请进"] == "please come in"

@@ -6,9 +6,10 @@ punctuation aside, is the headword of a CC-CEDICT entry (``data/entries.tsv.gz``
 is held to one of the entry's senses: into English any sense the dictionary gives ("Please come
 in"; 谢谢 "Thank you" or "Thanks"). Into Chinese an English line of two words or more is held to
 any of the most common headwords (jieba's word counts) that give it as a sense ("Happy
-birthday" 生日快乐, "Have a nice trip" 一帆风顺). A line of one English word is left to the
-model: a word alone has too many senses ("Right" is 对 more often than 权利 "a right", "Check"
-检查 more often than 支票, "Python" stays Python). A headword of two characters is held only
+birthday" 生日快乐, "Have a nice trip" 一帆风顺). A line of one English word is held only where
+the model's truecasing table writes it in lower case and the dictionary gives it mostly as a
+thing, first ("Airport" 机场; ``english_words``): a word alone has many senses ("Check" is 检查
+more often than 支票, "Python" stays Python). A headword of two characters is held only
 where jieba's dictionary lists it (骚瑞 is slang for "sorry"). The translation that already
 writes one is kept; else the search chooses the form the model finds likeliest.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import itertools
 import re
 import unicodedata
 from collections.abc import Container
@@ -33,16 +35,37 @@ SET_PHRASE = 3  # characters: a headword this long is held into Chinese though j
 # jieba's count under which a headword is too rare to stand for an English word alone (套套,
 # slang for "methods")
 WORD_COUNT = 50
+# Chinese lines looked up in the table's text before its rows are read into a mapping: a command
+# that translates a few short lines does not split 80,000 rows (0.07 s)
+FIRST_LOOKUPS = 64
+_looked_up = itertools.count()
 _HAN_ONLY = re.compile(f"[{HAN}]+")
 _ENGLISH = re.compile(r"[a-z][a-z' \-,é]*")
 
 
 @functools.cache
+def _text() -> str:
+    """``data/entries.tsv.gz`` as text, read once."""
+    return gzip.decompress((DATA / "entries.tsv.gz").read_bytes()).decode("utf-8")
+
+
+@functools.cache
 def _rows() -> list[list[str]]:
-    """The rows of ``data/entries.tsv.gz`` (headword, senses, jieba's count and tag), read once:
-    the first line that may be an entry reads them."""
-    text = gzip.decompress((DATA / "entries.tsv.gz").read_bytes()).decode("utf-8")
-    return [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
+    """The rows of ``data/entries.tsv.gz`` (headword, senses, jieba's count and tag)."""
+    return [line.split("\t") for line in _text().splitlines() if not line.startswith("#")]
+
+
+def chinese_senses(headword: str) -> str:
+    """The senses of ``headword``, ``|`` between them ("" where it is no headword): found in the
+    table's text for the first FIRST_LOOKUPS lines, then in ``chinese_entries``."""
+    if next(_looked_up) >= FIRST_LOOKUPS:
+        return chinese_entries().get(headword, "")
+    text = _text()
+    at = text.find(f"\n{headword}\t")  # the text starts with its header: every row after "\n"
+    if at < 0:
+        return ""
+    start = at + len(headword) + 2
+    return text[start : text.index("\t", start)]
 
 
 @functools.cache
@@ -119,7 +142,7 @@ def whole_entry(sentence: str, source: str, lowercase: Container[str] = ()) -> H
     if source == CHINESE:
         if not 2 <= len(core) <= LONGEST or not _HAN_ONLY.fullmatch(core):
             return []
-        senses = chinese_entries().get(core, "")
+        senses = chinese_senses(core)
         forms = [  # the line starts with it
             sense.removeprefix("to ")[:1].upper() + sense.removeprefix("to ")[1:]
             for sense in senses.split("|")
