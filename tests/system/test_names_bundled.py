@@ -3,6 +3,8 @@ source of the table is compared with the same model's translation with the optio
 retrained model passes as long as the feature works (fixed words are the golden test's); fp32,
 so that every host decodes alike. A user's glossary is held to and reported on the same model."""
 
+import re
+
 import pytest
 
 from fanyi import Translator
@@ -45,6 +47,17 @@ def test_each_name_is_written_as_the_other_language_writes_it(translator, source
     held, free = translator(source, to=to), translator(source, to=to, hold_names=False)
     assert all(name in held for name in names), held
     assert held == free or not all(name in free for name in names), (held, free)
+
+
+def test_a_name_read_in_english_is_written_as_whole_words(translator):
+    pairs = [
+        ("旧金山警察局称该案正在调查。", "San Francisco"),
+        ("他们签订了南京条约。", "Treaty of Nanjing"),
+        ("我的朋友下个月搬到旧金山。", "San Francisco"),
+    ]
+    for source, english in pairs:
+        held = translator(source, to="en")
+        assert re.search(rf"(?<![A-Za-z]){english}(?![A-Za-z])", held), held
 
 
 def test_a_translation_that_names_them_already_is_left_alone(translator):

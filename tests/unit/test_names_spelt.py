@@ -42,9 +42,11 @@ def test_the_transform_reads_it_so_into_english_only_and_holds_it():
 
 
 def test_where_held_every_dictionary_name_is_read_as_its_english():
-    assert in_pinyin("我搬到旧金山了。", every=True) == "我搬到San Francisco了。"
+    assert in_pinyin("我搬到旧金山了。", every=True) == "我搬到 San Francisco 了。"
     assert in_pinyin("我搬到旧金山了。") == "我搬到旧金山了。"  # read so only where held
-    assert in_pinyin("他签订了南京条约。", every=True) == "他签订了Treaty of Nanjing。"
+    assert in_pinyin("他签订了南京条约。", every=True) == "他签订了 Treaty of Nanjing 。"
+    assert in_pinyin("旧金山很美。", every=True) == "San Francisco 很美。"
+    assert in_pinyin("我住在台北。", every=True) == "我住在Taipei。"  # read so anyway
     assert in_pinyin("他们在叙利亚边境。", every=True) == "他们在叙利亚边境。"  # two forms
     assert in_pinyin("我搬到旧金山了。", ["旧金山"], every=True) == "我搬到旧金山了。"
 
@@ -54,6 +56,6 @@ def test_the_transform_reads_a_sentence_held_to_its_names_with_them_in_english()
     reading = pipeline.read("我们去长城吧。", Context("zh", "en", options))
     (sentence,) = reading.sentences()
     assert sentence == "我们去长城吧。"  # the model reads 长城 better so, where it is free
-    assert reading.read_held(sentence) == "我们去Great Wall吧。"
+    assert reading.read_held(sentence) == "我们去 Great Wall 吧。"
     off = pipeline.read("我们去长城吧。", Context("zh", "en", options.replace(hold_names=False)))
     assert off.read_held("我们去长城吧。") == "我们去长城吧。"

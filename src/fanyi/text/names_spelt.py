@@ -33,8 +33,10 @@ def in_pinyin(sentence: str, terms: Collection[str] = (), every: bool = False) -
     """``sentence`` (Chinese) with each name to be read in pinyin (``_person``) so written, the
     words that introduce a speaker's own name (我叫) left in Chinese; a line that is one
     dictionary entry alone as it stands, and a name inside or around one of ``terms`` (a user's
-    glossary: 台北 "Taipei City") too. ``every``: each dictionary name of one English form
-    too, as its English (旧金山 "San Francisco"), for a search held to the names."""
+    glossary: 台北 "Taipei City") too. ``every``: each other dictionary name of one English
+    form too, as its English with spaces around (旧金山 " San Francisco "), which the model
+    copies whole, for a sentence searched again for its names: written against the Chinese,
+    the model ran it into a word ("supervisionRepublican Party") more often, and took longer."""
     if whole_entry(sentence, CHINESE):
         return sentence
     for name, english in chinese_names(sentence):
@@ -42,8 +44,9 @@ def in_pinyin(sentence: str, terms: Collection[str] = (), every: bool = False) -
         if any(person in term or term in person for term in terms):
             continue
         if person and ALTERNATIVES not in written:
-            sentence = sentence.replace(person, written, 1)
-    return sentence
+            spaced = every and not _person(name, english)[0]  # not read in pinyin otherwise
+            sentence = sentence.replace(person, f" {written} " if spaced else written, 1)
+    return sentence.strip() if every else sentence
 
 
 def _person(name: str, english: str, every: bool = False) -> tuple[str, str]:

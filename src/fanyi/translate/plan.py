@@ -120,15 +120,19 @@ def _read_again(
     searcher: Searcher, rows: Rows, found: list[list[Hypothesis]], missing: list[int]
 ) -> list[int]:
     """Those of ``missing`` that the transforms read otherwise where held (``Rows.again``: 旧金山
-    as "San Francisco") searched freely so read, each translation that then holds its phrases
-    kept in ``found``; those still missing."""
+    as "San Francisco") searched freely so read, each translation that then holds its phrases,
+    none run into a word ("supervisionRepublican Party"), kept in ``found``; those still
+    missing."""
     reread = [i for i in missing if rows.again and rows.again[i]]
     if not reread:
         return missing
     free = dataclasses.replace(rows.subset(reread), constraints=None)
     target, constraints = searcher.text.target, rows.constraints or []
     for i, hypotheses in zip(reread, search_by_target(searcher, free), strict=True):
-        if _all_hold(target, hypotheses, constraints[i]):
+        text = target.vocab.decode(hypotheses[0].tokens) if hypotheses else ""
+        if _all_hold(target, hypotheses, constraints[i]) and not _run_in(
+            text, target, constraints[i]
+        ):
             found[i] = hypotheses
     return [i for i in missing if not _all_hold(target, found[i], constraints[i])]
 
