@@ -14,9 +14,10 @@ Sets (tests/fixtures/data, none needs ``fanyi data``), each way:
   and set phrases, Chinese persons' names), the first ``--lines`` of them;
 - the everyday phrase set (``phrases/test.tsv``; ``--split dev`` to choose on): every line that
   is scored that way, the first ``--lines`` of them;
-- ``real`` (with ``--split dev`` only: it is dev text): the first ``--real-lines`` lines of
-  newstest2017 and 3AM dev as ``fanyi data`` wrote them under ``--sources`` (a line of each in
-  turn, as ``shipped.py`` deals them), names or not, to see what holding does to running text.
+- ``real``: the first ``--real-lines`` lines of real text as ``fanyi data`` wrote it under
+  ``--sources`` (a line of each set in turn, as ``shipped.py`` deals them), names or not, to see
+  what holding does to running text: with ``--split dev`` newstest2017 and 3AM dev, else the
+  held-out newstest2020, FLORES-200 devtest, TICO-19 test and 3AM test.
 
 Counts: ``changed`` the lines whose translation differs off and on, ``names`` the names found in the
 sources, ``reference_names`` those the references write as the feature does, ``names_rendered``
@@ -48,6 +49,7 @@ PYTHON_DOCS = FIXTURES / "python-docs" / "test.tsv"
 SEEN = FIXTURES / "python-docs" / "seen.txt"
 PHRASES = FIXTURES / "phrases"
 WAYS = {"off": {"hold_names": False}, "on": {"hold_names": True}}
+REAL_NAMES = {"dev": "newstest2017 + 3AM dev", "test": "newstest2020, FLORES, TICO-19 + 3AM test"}
 SOURCE_OF = {"en": "zh", "zh": "en"}
 
 
@@ -92,13 +94,25 @@ def real_text(path: Path, to: str, lines: int, left_out: set[int] = frozenset())
     return found[: lines or None]
 
 
-def real_dev(sources: Path, to: str, lines: int) -> list[Line]:
-    """The first ``lines`` lines into ``to`` of newstest2017 and 3AM dev, a line of each in
-    turn, whether their source names something or not (none where the files are missing)."""
+def real_sets(sources: Path, split: str) -> list[dict[str, list[tuple[str, str]]]]:
+    """The real-text sets of ``split`` as ``fanyi data`` wrote them (pairs by target): dev
+    newstest2017 and 3AM; test newstest2020 (each direction's own), FLORES-200 devtest, TICO-19
+    and 3AM, the sets ``shipped.py`` scores."""
     import real_text
 
-    files = (sources / "wmt-news" / "dev.tsv", sources / "3am" / "dev.tsv")
-    pairs = [real_text.both_ways(path).get(to, []) for path in files]
+    if split == "dev":
+        return [real_text.both_ways(sources / f / "dev.tsv") for f in ("wmt-news", "3am")]
+    wider = [
+        real_text.both_ways(sources / real_text.WIDER / f"{n}.tsv") for n in real_text.WIDER_BOTH
+    ]
+    news = real_text.news(sources / "wmt-news", "newstest2020")
+    return [news, *wider, real_text.both_ways(sources / "3am" / "test.tsv")]
+
+
+def real_lines(sources: Path, to: str, lines: int, split: str = "dev") -> list[Line]:
+    """The first ``lines`` lines into ``to`` of ``split``'s real-text sets, a line of each in
+    turn, whether their source names something or not (none where the files are missing)."""
+    pairs = [found.get(to, []) for found in real_sets(sources, split)]
     turns = itertools.chain.from_iterable(itertools.zip_longest(*pairs))
     rows = [row for row in turns if row and row[0].strip() and row[0].splitlines() == [row[0]]]
     source = SOURCE_OF[to]
@@ -211,8 +225,8 @@ def sets(args: argparse.Namespace) -> dict:
         "python-docs": ("python-docs test", lambda to: real_text(PYTHON_DOCS, to, lines, left_out)),
         "phrases": (f"phrases {split}", lambda to: phrases(PHRASES / f"{split}.tsv", to, lines)),
         "real": (
-            "newstest2017 + 3AM dev",
-            lambda to: real_dev(Path(args.sources), to, args.real_lines),
+            REAL_NAMES[split],
+            lambda to: real_lines(Path(args.sources), to, args.real_lines, split),
         ),
     }
 
@@ -226,7 +240,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--sets",
         default="tatoeba,python-docs,phrases",
-        help="some of tatoeba,python-docs,phrases,real (real: dev text, with --split dev)",
+        help="some of tatoeba,python-docs,phrases,real (real: news, captions; --split's)",
     )
     parser.add_argument(
         "--real-lines", type=int, default=100, help="lines of the real set (0: all)"
@@ -237,8 +251,6 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if unknown := set(args.sets.split(",")) - {"tatoeba", "python-docs", "phrases", "real"}:
         parser.error(f"--sets: no set {', '.join(sorted(unknown))}")
-    if "real" in args.sets.split(",") and args.split != "dev":
-        parser.error("--sets real: dev text, measured with --split dev")
     return args
 
 

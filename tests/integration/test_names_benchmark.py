@@ -92,13 +92,26 @@ def test_the_real_set_deals_a_line_of_each_dev_set_in_turn(names, tmp_path):
     for folder, rows in (("wmt-news", ["A\t甲", "B\t乙"]), ("3am", ["C\t丙"])):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "dev.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    lines = names.real_dev(tmp_path, "en", 0)
+    lines = names.real_lines(tmp_path, "en", 0)
     assert [(line.source, line.reference) for line in lines] == [
         ("甲", "A"),
         ("丙", "C"),
         ("乙", "B"),
     ]
     assert (
-        len(names.real_dev(tmp_path, "zh", 2)) == 2
-        and names.real_dev(tmp_path / "x", "en", 5) == []
+        len(names.real_lines(tmp_path, "zh", 2)) == 2
+        and names.real_lines(tmp_path / "x", "en", 5) == []
     )
+
+
+def test_the_real_test_sets_are_the_held_out_ones(names, tmp_path):
+    news, wider, captions = tmp_path / "wmt-news", tmp_path / "wider-tests", tmp_path / "3am"
+    for folder in (news, wider, captions):
+        folder.mkdir()
+    (news / "newstest2020.zh-en.tsv").write_text("A\t甲\n", encoding="utf-8")
+    (wider / "flores200-devtest.tsv").write_text("B\t乙\n", encoding="utf-8")
+    (captions / "test.tsv").write_text("C\t丙\n", encoding="utf-8")
+    (captions / "dev.tsv").write_text("D\t丁\n", encoding="utf-8")  # dev: never a test line
+    lines = names.real_lines(tmp_path, "en", 0, "test")
+    assert [line.source for line in lines] == ["甲", "乙", "丙"]
+    assert [line.source for line in names.real_lines(tmp_path, "en", 0, "dev")] == ["丁"]
