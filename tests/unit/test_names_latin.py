@@ -27,3 +27,12 @@ def test_latin_names_come_in_the_order_of_the_sentence_among_the_dictionarys():
     assert [name for name, _ in held] == ["Pugh", "剑桥", "Papworth"]
     ((name, forms),) = names_to_hold("我叫Tom。", "zh")
     assert (name, forms.split(ALTERNATIVES)) == ("我叫Tom", ["My name is Tom", "My name is tom"])
+
+
+def test_a_dictionary_names_english_with_spaces_around_is_held_as_written():
+    known = {"Treaty of Nanjing", "San Francisco"}
+    sentence = "1842年签订了 Treaty of Nanjing 。"
+    held = "Treaty of Nanjing" + ALTERNATIVES + "treaty of nanjing"
+    assert latin_names(sentence, known) == [(9, "Treaty of Nanjing", held)]
+    assert latin_names(sentence) == []  # with spaces around, no other name is held
+    assert latin_names("我喜欢 Python 。", known) == []

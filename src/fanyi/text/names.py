@@ -92,6 +92,7 @@ class Tables:
     longest: int  # the longest Chinese name, in characters
     by_first: dict[str, list[str]]  # English names by their first word, the longest first
     surname_starts: frozenset[str]  # the first characters of the surnames
+    written: frozenset[str]  # every dictionary name's English (names_spelt.py writes them in)
 
 
 def _rows(name: str) -> Iterator[list[str]]:
@@ -133,6 +134,7 @@ def tables() -> Tables:
         longest,
         by_first,
         frozenset(surname[0] for surname in surnames),
+        frozenset(chinese.values()),
     )
 
 
@@ -209,9 +211,10 @@ def chinese_names(sentence: str) -> Held:
     """The names of a Chinese ``sentence`` with their English: the dictionary's, the longest at
     jieba's word boundaries, persons' names in pinyin and names in Latin letters as written
     (``names_latin.py``), in the order the sentence gives them."""
+    known = tables()
     found = _found(sentence) if _may_name(sentence) else []  # else jieba not run for nothing
     taken = {at for start, name, _ in found for at in range(start, start + len(name))}
-    found += [name for name in latin_names(sentence) if name[0] not in taken]
+    found += [name for name in latin_names(sentence, known.written) if name[0] not in taken]
     return _joined(sorted(found), sentence)
 
 

@@ -1,12 +1,12 @@
 """``hold_names``, the transform: between Chinese and English, names and set phrases held to as
 the target writes them (``names.py`` finds them; ``names_spelt.py`` has the model read a Chinese
-name in pinyin)."""
+name as English writes it)."""
 
 from __future__ import annotations
 
 from .lang import CHINESE
 from .names import names_to_hold
-from .names_spelt import in_pinyin
+from .names_spelt import in_latin
 from .transform import Context, Held, Option, Transform
 
 
@@ -27,13 +27,7 @@ class Names(Transform):
         if not context.options.hold_names or (context.source, context.to) != (CHINESE, "en"):
             return sentences
         terms = [term for term, _ in context.options.glossary.oriented(CHINESE, "en")]
-        return [in_pinyin(sentence, terms) for sentence in sentences]
-
-    def read_held(self, sentence: str, context: Context) -> str:
-        if not context.options.hold_names or (context.source, context.to) != (CHINESE, "en"):
-            return sentence
-        terms = [term for term, _ in context.options.glossary.oriented(CHINESE, "en")]
-        return in_pinyin(sentence, terms, every=True)
+        return [in_latin(sentence, terms) for sentence in sentences]
 
     def held(self, sentence: str, memo: None, context: Context) -> Held:
         if not context.options.hold_names or {context.source, context.to} != {CHINESE, "en"}:

@@ -6,12 +6,15 @@ with no space before it, such a name is read in other pieces than where English 
 (no word start), and the model writes it in pieces too: CNN的 came out "CN", "the Papworth
 andAddenbrooke hospital". Such a run of one to MOST_WORDS Latin words, one of them capitalised
 (a name or an acronym, not a word of code such as ``print``), is held as it stands; one with
-spaces around it the model copies whole as it is.
+spaces around it the model copies whole as it is, and is held only where it is a dictionary
+name's English (``names_spelt.py`` writes 旧金山 " San Francisco "; the model wrote 南京条约
+" Treaty of Nanjing " "Treaty for Nanjing").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 from .lang import HAN
 from .numerals import LATIN_LETTER
@@ -24,10 +27,10 @@ _CAPITAL = re.compile("[A-Z]")
 _HAN = re.compile(f"[{HAN}]")
 
 
-def latin_names(sentence: str) -> list[tuple[int, str, str]]:
+def latin_names(sentence: str, known: Container[str] = ()) -> list[tuple[int, str, str]]:
     """(start, name, what holds it) of each run of Latin words in a Chinese ``sentence`` that names
     something: MOST_WORDS words at most, one of them capitalised, two letters or more, written
-    against the text before or after it (no space)."""
+    against the text before or after it (no space); or one of the names ``known``."""
     if not _HAN.search(sentence):
         return []  # a line in English: not a name inside Chinese
     found = []
@@ -36,7 +39,8 @@ def latin_names(sentence: str) -> list[tuple[int, str, str]]:
         words = run.split()
         start, end = match.start(), match.end()
         glued = _glued(sentence[start - 1 : start]) or _glued(sentence[end : end + 1])
-        if glued and len(words) <= MOST_WORDS and len(run) > 1 and _CAPITAL.search(run):
+        named = glued and len(words) <= MOST_WORDS and len(run) > 1 and _CAPITAL.search(run)
+        if named or run in known:
             found.append((start, run, _or_lower(run)))
     return found
 

@@ -1,16 +1,21 @@
-"""Chinese names read by the model in pinyin: 李伟是我的同事。 is read as "Li Wei是我的同事。", 我住在台北。
-as "我住在Taipei。" (``hold_names``, into English).
+"""Chinese names read by the model as English writes them (``hold_names``, into English):
+李伟是我的同事。 is read "Li Wei是我的同事。", 我住在台北。 "我住在Taipei。", 我搬到旧金山了。
+"我搬到 San Francisco 了。".
 
 Held to "Li Wei" alone, the model still translates the given name's characters after writing it
 (李伟是我的同事。 "Li Wei Hoti is my colleagues.", 陈静 "Chen Jing quiet", 杨帆 "Yang Fan sailor").
 Where it reads the name in pinyin, it copies it and translates the rest ("Li Wei is my
-colleagues."; 台北 held to "Taipei" read "I live north of the Taipei."). Rewritten are a person's
-name the finder writes in pinyin (``names.in_pinyin``) and a dictionary name whose English reads
-as its pinyin (台北 "Taipei", 李娜 "Li Na"; not a transliteration such as 安卡拉 "Ankara", which
-the model then wrote "ankara"); others stay in Chinese, as the model reads them
-better so (伦敦 "London", 长城 "Great Wall"; with 生日快乐 in English, the whole line was
-copied). The name, written against the Chinese, is then held as a name in Latin letters
-(``names_latin.py``).
+colleagues."; 台北 held to "Taipei" read "I live north of the Taipei."). Held to a name it
+garbles, it placed the name where it had no word for it and still translated the characters
+(旧金山: "28 San Francisco was found dead in … the old gold mountain"). So a person's name the
+finder writes in pinyin (``names.in_pinyin``) and a dictionary name of one English form are
+written as English writes them, then held as names in Latin letters (``names_latin.py``). One
+whose English reads as its pinyin (台北 "Taipei", 李娜 "Li Na") is written against the Chinese;
+another (旧金山 "San Francisco", 伦敦 "London") with spaces around, as a Latin name in Chinese
+text the model copies whole: written against the Chinese it ran such names into words
+("supervisionRepublican Party", "I live inLondon. London."). Left in Chinese: a line that is one
+dictionary entry alone (生日快乐: in English, the whole line was copied), a place that may be
+held as its adjective (叙利亚 "Syria" or "Syrian") and a term of the user's glossary.
 """
 
 from __future__ import annotations
@@ -29,37 +34,34 @@ from .transform import ALTERNATIVES
 LIKE_PINYIN = 0.8
 
 
-def in_pinyin(sentence: str, terms: Collection[str] = (), every: bool = False) -> str:
-    """``sentence`` (Chinese) with each name to be read in pinyin (``_person``) so written, the
-    words that introduce a speaker's own name (我叫) left in Chinese; a line that is one
-    dictionary entry alone as it stands, and a name inside or around one of ``terms`` (a user's
-    glossary: 台北 "Taipei City") too. ``every``: each other dictionary name of one English
-    form too, as its English with spaces around (旧金山 " San Francisco "), which the model
-    copies whole, for a sentence searched again for its names: written against the Chinese,
-    the model ran it into a word ("supervisionRepublican Party") more often, and took longer."""
+def in_latin(sentence: str, terms: Collection[str] = ()) -> str:
+    """``sentence`` (Chinese) with each name to be read as English writes it (``_name``) so
+    written, the words that introduce a speaker's own name (我叫) left in Chinese; a line that
+    is one dictionary entry alone as it stands, and a name inside or around one of ``terms``
+    (a user's glossary: 台北 "Taipei City") too."""
     if whole_entry(sentence, CHINESE):
         return sentence
-    for name, english in chinese_names(sentence):
-        person, written = _person(name, english, every)
-        if any(person in term or term in person for term in terms):
+    for found, english in chinese_names(sentence):
+        name, written, glued = _name(found, english)
+        if not name or ALTERNATIVES in written:
             continue
-        if person and ALTERNATIVES not in written:
-            spaced = every and not _person(name, english)[0]  # not read in pinyin otherwise
-            sentence = sentence.replace(person, f" {written} " if spaced else written, 1)
-    return sentence.strip() if every else sentence
+        if any(name in term or term in name for term in terms):
+            continue
+        sentence = sentence.replace(name, written if glued else f" {written} ", 1)
+    return sentence.strip()
 
 
-def _person(name: str, english: str, every: bool = False) -> tuple[str, str]:
-    """(the name, its English) of a name found that is to be read in pinyin, without the words
-    that introduce it (我叫王小明 "My name is Wang Xiaoming": 王小明, "Wang Xiaoming"); empty
-    where it is none: a dictionary name whose English is no pinyin (but with ``every``), a
-    foreign person."""
+def _name(name: str, english: str) -> tuple[str, str, bool]:
+    """(the name, its English, whether it is written against the Chinese) of a name found,
+    without the words that introduce it (我叫王小明 "My name is Wang Xiaoming": 王小明, "Wang
+    Xiaoming"): a dictionary name, glued where its English reads as its pinyin, or a person's
+    name in pinyin, glued; empty where it is neither (a name in Latin letters already)."""
     for words in INTRODUCTIONS:
         if name.startswith(words) and english.startswith(MY_NAME_IS + " "):
             name, english = name[len(words) :], english[len(MY_NAME_IS) + 1 :]
     if name in tables().chinese:
-        return (name, english) if every or _like_pinyin(name, english) else ("", "")
-    return (name, english) if split_name(name) else ("", "")
+        return name, english, _like_pinyin(name, english)
+    return (name, english, True) if split_name(name) else ("", "", False)
 
 
 def _like_pinyin(name: str, english: str) -> bool:

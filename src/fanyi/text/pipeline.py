@@ -35,13 +35,6 @@ class Reading:
             sentences = transform.read_sentences(sentences, self.context)
         return sentences
 
-    def read_held(self, sentence: str) -> str:
-        """``sentence`` (one of the text's, as read) as the model reads it where it is searched
-        again, held to its phrases: each transform's ``read_held``, in order."""
-        for transform, _ in self.memos:
-            sentence = transform.read_held(sentence, self.context)
-        return sentence
-
     def held(self, sentence: str) -> list[str]:
         """The phrases a translation of ``sentence`` (one of the text's, as read) must hold:
         each transform's, in order, on the sentence without the spans found before it."""

@@ -3,8 +3,8 @@
 A :class:`Transform` reads a text before the model sees it (``read``: what the model should read,
 and a memo of what it changed), may recase the sentences the text is cut into
 (``read_sentences``), names the phrases a translation of one sentence must hold (``held``: where
-a translation misses one, it is searched again, read as ``read_held`` gives it, then held to
-them), and writes its memo back into each translation (``write_back``). Its switches are :class:`Option` s: each one a key of
+a translation misses one, it is searched again, held to them), and writes its memo back into
+each translation (``write_back``). Its switches are :class:`Option` s: each one a key of
 ``TextOptions``, a flag of ``fanyi translate``, a field of the HTTP request and a row of
 docs/text.md, all made from the registry (``registry.py``).
 """
@@ -89,11 +89,6 @@ class Transform:
     def read_sentences(self, sentences: list[str], context: Context) -> list[str]:
         """The sentences of a text (cut after ``read``) as the model should read them."""
         return sentences
-
-    def read_held(self, sentence: str, context: Context) -> str:
-        """``sentence`` (as read) as the model should read it where it is searched again, held
-        to what it must hold because its translation missed it."""
-        return sentence
 
     def held(self, sentence: str, memo: Any, context: Context) -> Held:
         """The phrases a translation of ``sentence`` must hold, each with its span in it (a

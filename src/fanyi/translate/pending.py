@@ -34,9 +34,6 @@ class Pending:
     reading: Reading | None = None  # how the text transforms read it, to write back
     source_lang: str | None = None  # the language it is in: given, or detected (None: unknown)
     unchanged: str | None = None  # its translation, where it is in the language asked already
-    # per piece, the ids it is read as where searched again held to its constraints (empty:
-    # as it is; text/transform.py's ``read_held``)
-    again: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.found:  # nothing found yet: one entry per piece

@@ -47,15 +47,12 @@ class Rows:
     targets: list[str]
     prefixes: list[list[int]] | None = None
     constraints: list[list[Spellings]] | None = None
-    again: list[list[int]] | None = None  # each source as read where held (empty: as it is)
 
     def subset(self, rows: list[int], held: bool = True) -> Rows:
-        """The rows ``rows``, with their constraints if ``held``, each source then as read
-        where held."""
+        """The rows ``rows``, with their constraints if ``held``."""
         held_rows = _pick(self.constraints, rows) if held else None
-        again = self.again if held and self.again else [[] for _ in self.sources]
-        sources = [again[i] or self.sources[i] for i in rows]
-        return Rows(sources, [self.targets[i] for i in rows], _pick(self.prefixes, rows), held_rows)
+        sources, targets = [self.sources[i] for i in rows], [self.targets[i] for i in rows]
+        return Rows(sources, targets, _pick(self.prefixes, rows), held_rows)
 
 
 def _pick(values: list[T] | None, rows: list[int]) -> list[T] | None:
@@ -71,9 +68,8 @@ def decode_pieces(searcher: Searcher, pieces: list[Piece]) -> None:
     def run(part: list[Piece]) -> list:
         prefixes = [text.prefix if i == 0 else [] for text, i in part]  # a text's start
         held = [text.constraints[i] if text.constraints else [] for text, i in part]
-        again = [text.again[i] if text.again else [] for text, i in part]
         sources, targets = [text.pieces[i] for text, i in part], [t.to for t, _ in part]
-        return search_held(searcher, Rows(sources, targets, prefixes, held, again))
+        return search_held(searcher, Rows(sources, targets, prefixes, held))
 
     for (text, i), found in zip(pieces, isolated(pieces, run), strict=True):
         if isinstance(found, Exception):
@@ -91,9 +87,13 @@ def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     translation stays."""
     every = list(range(len(rows.sources)))
     found = search_by_target(searcher, rows.subset(every, held=False))
-    target, constraints = searcher.text.target, rows.constraints or []
-    missing = [i for i, c in enumerate(constraints) if c and not _all_hold(target, found[i], c)]
-    missing = _read_again(searcher, rows, found, missing)
+    holds = searcher.text.target.holds
+    constraints = rows.constraints or []
+    missing = [
+        i
+        for i, phrases in enumerate(constraints)
+        if phrases and not all(holds(h.tokens, phrases) for h in found[i])
+    ]
     if not missing:
         return found
     alpha, n_best = searcher.options.constrained_length_penalty, searcher.options.n_best
@@ -109,32 +109,6 @@ def search_held(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
         if kept := _holding(searcher.text.target, hypotheses, constraints[i]):
             found[i] = kept[:n_best]
     return found
-
-
-def _all_hold(target: TargetText, hypotheses: list[Hypothesis], phrases: list[Spellings]) -> bool:
-    """Whether every one of ``hypotheses`` holds ``phrases``."""
-    return all(target.holds(h.tokens, phrases) for h in hypotheses)
-
-
-def _read_again(
-    searcher: Searcher, rows: Rows, found: list[list[Hypothesis]], missing: list[int]
-) -> list[int]:
-    """Those of ``missing`` that the transforms read otherwise where held (``Rows.again``: 旧金山
-    as "San Francisco") searched freely so read, each translation that then holds its phrases,
-    none run into a word ("supervisionRepublican Party"), kept in ``found``; those still
-    missing."""
-    reread = [i for i in missing if rows.again and rows.again[i]]
-    if not reread:
-        return missing
-    free = dataclasses.replace(rows.subset(reread), constraints=None)
-    target, constraints = searcher.text.target, rows.constraints or []
-    for i, hypotheses in zip(reread, search_by_target(searcher, free), strict=True):
-        text = target.vocab.decode(hypotheses[0].tokens) if hypotheses else ""
-        if _all_hold(target, hypotheses, constraints[i]) and not _run_in(
-            text, target, constraints[i]
-        ):
-            found[i] = hypotheses
-    return [i for i in missing if not _all_hold(target, found[i], constraints[i])]
 
 
 def _holding(

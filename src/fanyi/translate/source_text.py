@@ -20,9 +20,7 @@ from .request import Request
 from .target_text import TargetText
 from .translation import unicode_problem
 
-# ids of each piece, its constraints, and the ids it is read as where searched again held to
-# them (empty: as it is)
-Pieces = tuple[list[list[int]], list[list[Spellings]], list[list[int]]]
+Pieces = tuple[list[list[int]], list[list[Spellings]]]  # ids of each piece, its constraints
 
 
 class SourceText:
@@ -68,7 +66,7 @@ class SourceText:
         if way.unchanged and error is None:  # in the language asked already: no model
             kept = in_chinese_script(request.text, way.chinese_script)
             return Pending(request.text, lang, [], [], source_lang=way.source, unchanged=kept)
-        held: Pieces = ([], [], [])
+        held: Pieces = ([], [])
         reading = None if error else self.reading(request.text, lang, options, bool(request.prefix))
         try:
             if reading is not None:
@@ -81,10 +79,8 @@ class SourceText:
             forced = self.target.prefix(request.prefix, lang)
         except ValueError as bad:  # a prefix that cannot start a translation
             error = error or f"target prefix: {bad}"
-        pieces, phrases, again = held  # Pending starts each piece's hypotheses at None
-        return Pending(
-            request.text, lang, pieces, [], error, forced, phrases, reading, way.source, again=again
-        )
+        pieces, phrases = held  # Pending starts each piece's hypotheses at None
+        return Pending(request.text, lang, pieces, [], error, forced, phrases, reading, way.source)
 
     def pieces(
         self, text: str, to: str, options: TextOptions, long: LongInput = "split"
@@ -105,7 +101,6 @@ class SourceText:
             raise ValueError(f"they hold for one sentence; this text has {len(sentences)}")
         pieces: list[list[int]] = []
         constraints: list[list[Spellings]] = []
-        again: list[list[int]] = []
         for sentence in sentences:
             fit = self.fitting(sentence, to, long)
             if phrases and len(fit) > 1:
@@ -114,17 +109,7 @@ class SourceText:
             found = self.target.held(reading.held(sentence), to) if hold and len(fit) == 1 else []
             pieces += fit
             constraints += [mine + found] + [[] for _ in fit[1:]]
-            again += [self._read_held(reading, sentence, to) if found else []]
-            again += [[] for _ in fit[1:]]
-        return pieces, constraints, again
-
-    def _read_held(self, reading: pipeline.Reading, sentence: str, to: str) -> list[int]:
-        """The ids of ``sentence`` as the model reads it where it is searched again held to
-        what the transforms ask of it (``Reading.read_held``); none where it reads it as it is,
-        or where so read it no longer fits in one piece."""
-        reread = reading.read_held(sentence)
-        fit = self.fitting(reread, to, "split") if reread != sentence else []
-        return fit[0] if len(fit) == 1 else []
+        return pieces, constraints
 
     def fitting(self, sentence: str, to: str, long: LongInput) -> list[list[int]]:
         """The ids of ``sentence``, cut (``long: split``) into near-equal pieces that each fit
