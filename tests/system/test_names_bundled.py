@@ -15,6 +15,7 @@ pytestmark = pytest.mark.skipif(not BUNDLED.is_dir(), reason=f"no bundled model 
 # source, target, what the translation holds
 TABLE = [
     ("我叫王小明。", "en", ["My name is Wang Xiaoming"]),
+    ("我叫安娜。", "en", ["My name is Anna"]),  # a name read in English with spaces around
     ("我住在台北。", "en", ["Taipei"]),
     ("我们去长城吧。", "en", ["Great Wall"]),
     ("他在上海交通大学读书。", "en", ["Shanghai Jiao Tong University"]),

@@ -36,3 +36,9 @@ def test_a_dictionary_names_english_with_spaces_around_is_held_as_written():
     assert latin_names(sentence, known) == [(9, "Treaty of Nanjing", held)]
     assert latin_names(sentence) == []  # with spaces around, no other name is held
     assert latin_names("我喜欢 Python 。", known) == []
+
+
+def test_a_speakers_own_name_read_in_english_is_held_with_the_words_that_give_it():
+    held = "My name is Anna" + ALTERNATIVES + "My name is anna"
+    assert names_to_hold("我叫 Anna 。", "zh") == [("我叫 Anna", held)]
+    assert names_to_hold("我叫 Anna 来。", "zh") == [("Anna", "Anna" + ALTERNATIVES + "anna")]

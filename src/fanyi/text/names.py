@@ -285,14 +285,15 @@ def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
 def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[str, str]:
     """(name, English), or with the words that introduce it where the speaker gives it as
     their own, the name ending the clause (我叫王小明。: "My name is Wang Xiaoming", which the
-    model writes "I called"; not 我叫王小明来 "I told Wang Xiaoming to come")."""
-    after = sentence[start + len(name) : start + len(name) + 1]
+    model writes "I called"; not 我叫王小明来 "I told Wang Xiaoming to come"), spaces around the
+    name aside (我叫 Anna 。, as ``names_spelt.py`` writes it)."""
+    after = sentence[start + len(name) :].lstrip()[:1]
+    before = sentence[:start].rstrip()
     for words in INTRODUCTIONS:
-        if sentence[:start].endswith(words) and (
-            not after or unicodedata.category(after)[0] == "P"
-        ):
+        if before.endswith(words) and (not after or unicodedata.category(after)[0] == "P"):
             forms = english.split(ALTERNATIVES)
-            return words + name, ALTERNATIVES.join(f"{MY_NAME_IS} {form}" for form in forms)
+            span = sentence[len(before) - len(words) : start + len(name)]
+            return span, ALTERNATIVES.join(f"{MY_NAME_IS} {form}" for form in forms)
     return name, english
 
 
