@@ -26,6 +26,7 @@ def test_another_dictionary_name_is_read_in_english_with_spaces_around():
     assert in_latin("他指责安卡拉。") == "他指责 Ankara 。"  # a transliteration: 卡
     assert in_latin("他签订了南京条约。") == "他签订了 Treaty of Nanjing 。"
     assert in_latin("旧金山很美。") == "San Francisco 很美。"  # no space before the line
+    assert in_latin("美国人说美国很好。") == "美国人说 United States 很好。"  # where it was found
     assert in_latin("李娜是我的同事。") == "Li Na 是我的同事。"  # 娜 (玛丽娜 "Marina"): not pinyin
 
 

@@ -211,6 +211,11 @@ def chinese_names(sentence: str) -> Held:
     """The names of a Chinese ``sentence`` with their English: the dictionary's, the longest at
     jieba's word boundaries, persons' names in pinyin and names in Latin letters as written
     (``names_latin.py``), in the order the sentence gives them."""
+    return [(name, english) for _, name, english in located_names(sentence)]
+
+
+def located_names(sentence: str) -> list[tuple[int, str, str]]:
+    """``chinese_names`` of ``sentence``, each with where it starts."""
     known = tables()
     found = _found(sentence) if _may_name(sentence) else []  # else jieba not run for nothing
     taken = {at for start, name, _ in found for at in range(start, start + len(name))}
@@ -269,7 +274,7 @@ def _in_foreign(sentence: str, start: int, end: int) -> bool:
     return end - start == 2 and (foreign or (bool(after) and after in FOREIGN_AFTER))
 
 
-def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
+def _joined(found: list[tuple[int, str, str]], sentence: str) -> list[tuple[int, str, str]]:
     """The names ``found`` (each with its start), those written one after another with a name
     dot between (弗拉基米尔·普京) held as one name, each English word once ("Vladimir Putin")."""
     held: list[tuple[int, str, str]] = []
@@ -282,8 +287,8 @@ def _joined(found: list[tuple[int, str, str]], sentence: str) -> Held:
     return [_introduced(start, name, english, sentence) for start, name, english in held]
 
 
-def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[str, str]:
-    """(name, English), or with the words that introduce it where the speaker gives it as
+def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[int, str, str]:
+    """(start, name, English), or with the words that introduce it where the speaker gives it as
     their own, the name ending the clause (我叫王小明。: "My name is Wang Xiaoming", which the
     model writes "I called"; not 我叫王小明来 "I told Wang Xiaoming to come"), spaces around the
     name aside (我叫 Anna 。, as ``names_spelt.py`` writes it)."""
@@ -292,9 +297,10 @@ def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[str
     for words in INTRODUCTIONS:
         if before.endswith(words) and (not after or unicodedata.category(after)[0] == "P"):
             forms = english.split(ALTERNATIVES)
-            span = sentence[len(before) - len(words) : start + len(name)]
-            return span, ALTERNATIVES.join(f"{MY_NAME_IS} {form}" for form in forms)
-    return name, english
+            at = len(before) - len(words)
+            held = ALTERNATIVES.join(f"{MY_NAME_IS} {form}" for form in forms)
+            return at, sentence[at : start + len(name)], held
+    return start, name, english
 
 
 def _may_name(sentence: str) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Collection
 
 from .entries import whole_entry
 from .lang import CHINESE
-from .names import FOREIGN, INTRODUCTIONS, MY_NAME_IS, chinese_names, split_name, tables
+from .names import FOREIGN, INTRODUCTIONS, MY_NAME_IS, located_names, split_name, tables
 from .pinyin_tables import given_syllables
 from .transform import ALTERNATIVES
 
@@ -41,13 +41,15 @@ def in_latin(sentence: str, terms: Collection[str] = ()) -> str:
     (a user's glossary: 台北 "Taipei City") too."""
     if whole_entry(sentence, CHINESE):
         return sentence
-    for found, english in chinese_names(sentence):
+    for start, found, english in reversed(located_names(sentence)):  # the last first: by place
         name, written, glued = _name(found, english)
         if not name or ALTERNATIVES in written:
             continue
         if any(name in term or term in name for term in terms):
             continue
-        sentence = sentence.replace(name, written if glued else f" {written} ", 1)
+        at = start + len(found) - len(name)  # after the words that introduce it
+        spelt = written if glued else f" {written} "
+        sentence = sentence[:at] + spelt + sentence[at + len(name) :]
     return sentence.strip()
 
 
