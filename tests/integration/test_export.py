@@ -75,9 +75,11 @@ def test_ctranslate2_float32_translates_as_fanyi(exported, sentences, beam, opti
     """Exactly, without suppressed pieces, or with them and ``allowed_softmax`` (the beam's own
     n-best: its fifth may differ, and reranking then with it): CTranslate2 suppresses before its
     softmax, fanyi by default after (``target_script_only``, docs/decoding.md)."""
-    # CTranslate2 has no held search: fanyi's is compared without the phrases it holds
+    # CTranslate2 has no held search: both are compared without the names they would hold
     fanyi = Translator.load(MODEL, dtype="fp32", hold_names=False, **options)
-    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2", **options)
+    ctranslate2 = Translator.load(
+        exported["float32"], engine="ctranslate2", hold_names=False, **options
+    )
     for to in ("en", "zh"):
         texts = [s for s, lang in sentences if lang == to]
         ours = fanyi.translate(texts, to=to, beam=beam)
@@ -95,7 +97,9 @@ def test_ctranslate2_reranks_as_fanyi(exported, sentences):
     log-probabilities fanyi's beam kept for its own translations), and both rerank alike."""
     options = {"rerank_backward": 0.5, "target_script_only": False}  # as above
     fanyi = Translator.load(MODEL, dtype="fp32", hold_names=False, **options)
-    ctranslate2 = Translator.load(exported["float32"], engine="ctranslate2", **options)
+    ctranslate2 = Translator.load(
+        exported["float32"], engine="ctranslate2", hold_names=False, **options
+    )
     texts = [s for s, lang in sentences if lang == "en"][:30]
     best = [r.candidates[0] for r in fanyi.translate(texts, to="en", beam=1)]
     sources = [fanyi.text.ids(t, "en") for t in texts]
