@@ -156,7 +156,8 @@ def _tagger() -> Any:
 @functools.lru_cache(maxsize=256)
 def tagged(sentence: str) -> tuple[tuple[str, str], ...]:
     """The words of a Chinese ``sentence`` as jieba cuts them, each with its tag; kept for the
-    last sentences, which ``hold_names`` reads twice (``names_spelt.py``, then ``held``)."""
+    last sentences, which ``hold_names`` reads twice where it writes no name in Latin letters
+    (``names_spelt.py``, then ``held``)."""
     with _JIEBA_LOCK:
         return tuple((pair.word, pair.flag) for pair in _tagger().cut(sentence))
 
@@ -214,13 +215,16 @@ def chinese_names(sentence: str) -> Held:
     return [(name, english) for _, name, english in located_names(sentence)]
 
 
-def located_names(sentence: str) -> list[tuple[int, str, str]]:
-    """``chinese_names`` of ``sentence``, each with where it starts."""
+def located_names(sentence: str, introduced: bool = True) -> list[tuple[int, str, str]]:
+    """``chinese_names`` of ``sentence``, each with where it starts; without ``introduced``, a
+    speaker's own name without the words that give it (王小明 "Wang Xiaoming", not 我叫王小明
+    "My name is Wang Xiaoming")."""
     known = tables()
     found = _found(sentence) if _may_name(sentence) else []  # else jieba not run for nothing
     taken = {at for start, name, _ in found for at in range(start, start + len(name))}
     found += [name for name in latin_names(sentence, known.written) if name[0] not in taken]
-    return _joined(sorted(found), sentence)
+    joined = _joined(sorted(found), sentence)
+    return [_introduced(*name, sentence) for name in joined] if introduced else joined
 
 
 def _found(sentence: str) -> list[tuple[int, str, str]]:
@@ -284,7 +288,7 @@ def _joined(found: list[tuple[int, str, str]], sentence: str) -> list[tuple[int,
             words = [w for w in written.split() if w not in english.split()] + english.split()
             name, english, start = sentence[first : start + len(name)], " ".join(words), first
         held.append((start, name, english))
-    return [_introduced(start, name, english, sentence) for start, name, english in held]
+    return held
 
 
 def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[int, str, str]:

@@ -14,8 +14,9 @@ whose English reads as its pinyin (台北 "Taipei", 李娜 "Li Na") is written a
 another (旧金山 "San Francisco", 伦敦 "London") with spaces around, as a Latin name in Chinese
 text the model copies whole: written against the Chinese it ran such names into words
 ("supervisionRepublican Party", "I live inLondon. London."). Left in Chinese: a line that is one
-dictionary entry alone (生日快乐: in English, the whole line was copied), a place that may be
-held as its adjective (叙利亚 "Syria" or "Syrian") and a term of the user's glossary.
+entry of ``entries.tsv.gz`` alone (谢谢！, held to its senses), a place that may be held as its
+adjective (叙利亚 "Syria" or "Syrian") and a term of the user's glossary. A set phrase of the
+name table is written in too (生日快乐 " Happy birthday "), and a line of it alone copied.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Collection
 
 from .entries import whole_entry
 from .lang import CHINESE
-from .names import FOREIGN, INTRODUCTIONS, MY_NAME_IS, located_names, split_name, tables
+from .names import FOREIGN, located_names, split_name, tables
 from .pinyin_tables import given_syllables
 from .transform import ALTERNATIVES
 
@@ -41,29 +42,25 @@ def in_latin(sentence: str, terms: Collection[str] = ()) -> str:
     (a user's glossary: 台北 "Taipei City") too."""
     if whole_entry(sentence, CHINESE):
         return sentence
-    for start, found, english in reversed(located_names(sentence)):  # the last first: by place
-        name, written, glued = _name(found, english)
-        if not name or ALTERNATIVES in written:
+    # the last first, by place; a speaker's own name without 我叫, which stays in Chinese
+    for start, name, english in reversed(located_names(sentence, introduced=False)):
+        glued = _glued(name, english)
+        if glued is None or ALTERNATIVES in english:
             continue
         if any(name in term or term in name for term in terms):
             continue
-        at = start + len(found) - len(name)  # after the words that introduce it
-        spelt = written if glued else f" {written} "
-        sentence = sentence[:at] + spelt + sentence[at + len(name) :]
+        spelt = english if glued else f" {english} "
+        sentence = sentence[:start] + spelt + sentence[start + len(name) :]
     return sentence.strip()
 
 
-def _name(name: str, english: str) -> tuple[str, str, bool]:
-    """(the name, its English, whether it is written against the Chinese) of a name found,
-    without the words that introduce it (我叫王小明 "My name is Wang Xiaoming": 王小明, "Wang
-    Xiaoming"): a dictionary name, glued where its English reads as its pinyin, or a person's
-    name in pinyin, glued; empty where it is neither (a name in Latin letters already)."""
-    for words in INTRODUCTIONS:
-        if name.startswith(words) and english.startswith(MY_NAME_IS + " "):
-            name, english = name[len(words) :], english[len(MY_NAME_IS) + 1 :]
+def _glued(name: str, english: str) -> bool | None:
+    """Whether a name found is written in against the Chinese: a dictionary name where its
+    English reads as its pinyin (else with spaces around), a person's name in pinyin always;
+    None where it is neither (a name in Latin letters already)."""
     if name in tables().chinese:
-        return name, english, _like_pinyin(name, english)
-    return (name, english, True) if split_name(name) else ("", "", False)
+        return _like_pinyin(name, english)
+    return True if split_name(name) else None
 
 
 def _like_pinyin(name: str, english: str) -> bool:
