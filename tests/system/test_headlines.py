@@ -60,3 +60,15 @@ def test_the_tatoeba_ensemble_reads_capitals_by_its_own_table():
     assert recased == ensemble(in_sentence_case(lines, "zh-en"), to="zh")
     as_written = ensemble(lines, to="zh", recase_headlines=False)
     assert english_words(recased) <= english_words(as_written), (recased, as_written)
+
+
+LABELS = ["Bus", "Dinner", "Room", "Entrance", "Subway"]  # signs and menu words, alone
+
+
+def test_a_label_of_one_word_is_translated_as_the_word_in_a_sentence(translator):
+    """Read as written, the general model takes a lone capitalised word for a name and spells
+    it out ("Bus" 布斯, "Dinner" 杜尼尔); read in lower case, it translates it."""
+    read = translator(LABELS, to="zh")
+    assert read == translator([label.lower() for label in LABELS], to="zh")
+    as_written = translator(LABELS, to="zh", recase_headlines=False)
+    assert sum(r != w for r, w in zip(read, as_written, strict=True)) >= 3, (read, as_written)

@@ -8,6 +8,7 @@ from fanyi.text.recase import (
     is_title_case,
     lowercase_words,
     read_headlines,
+    read_label,
     read_lowercase,
     write_table,
 )
@@ -114,3 +115,28 @@ def test_a_line_that_is_not_utf8_costs_only_itself(tmp_path):
     text.write_bytes(b"A bad \xff byte here.\n" + b"<2zh> One strike, then a strike.\n")
     assert write_table(tmp_path / "truecase.txt", [text], min_count=2) == 1
     assert read_lowercase(tmp_path / "truecase.txt") == {"strike"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "read"),
+    [
+        ("Mall", "mall"),  # a label: the word as a sentence writes it
+        ("Strike!", "strike!"),
+        ("  Mall.", "  mall."),
+        ("Oregon", "Oregon"),  # not in the table: a name
+        ("Hello", "Hello"),  # a whole utterance alone
+        ("Thanks!", "Thanks!"),
+        ("Big mall", "Big mall"),  # two words: a sentence
+        ("MALL", "MALL"),  # capitals: an acronym or a sign, is_all_caps's
+        ("McMall", "McMall"),
+        ("Mall 5", "Mall 5"),
+        ("Mall商场", "Mall商场"),
+    ],
+)
+def test_a_label_of_one_capitalised_word_is_read_in_lower_case(sentence, read):
+    assert read_label(sentence, LOWER | {"mall", "hello", "thanks"}) == read
+
+
+def test_labels_are_read_among_the_other_sentences():
+    lines = ["Mall", "Strike Hits The Big Mall", "Mall opens."]
+    assert read_headlines(lines, LOWER | {"mall"}) == ["mall", "Strike hits the big mall", "Mall opens."]

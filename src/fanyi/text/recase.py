@@ -30,6 +30,11 @@ SMALL = frozenset(
 )
 TITLE_SHARE = 0.8  # of the other words (two letters or more), at least this many capitalised
 TITLE_WORDS = 3  # and at least this many of them
+LABEL = re.compile(r"\W*([A-Z][a-z]+)\W*")  # a sentence of one capitalised word
+# words that are a whole utterance alone, as people write them: a label of one is left as it is
+UTTERANCES = frozenset(
+    "hello hi hey thanks yes ok okay sorry please goodbye bye welcome".split()  # noqa: SIM905
+)
 
 
 def is_title_case(sentence: str) -> bool:
@@ -71,19 +76,35 @@ def sentence_case(sentence: str, lowercase: Container[str], capitals: bool = Fal
     return text[: first.start()] + text[first.start()].upper() + text[first.start() + 1 :]
 
 
+def read_label(sentence: str, lowercase: Container[str]) -> str:
+    """``sentence`` with its word in lower case if it is one capitalised word of ``lowercase``
+    (not one of the ``UTTERANCES``); any other sentence as it is."""
+    match = LABEL.fullmatch(sentence)
+    if match is None:
+        return sentence
+    word = match.group(1).lower()
+    if word not in lowercase or word in UTTERANCES:
+        return sentence
+    return sentence[: match.start(1)] + word + sentence[match.end(1) :]
+
+
 def recasable(sentence: str) -> bool:
     """Whether ``sentence`` is in Title Case or in capitals."""
     return is_title_case(sentence) or is_all_caps(sentence)
 
 
 def read_headlines(sentences: list[str], lowercase: Container[str]) -> list[str]:
-    """Each sentence, those in Title Case or in capitals in sentence case (the others as they
-    are)."""
+    """Each sentence, those in Title Case or in capitals in sentence case, a label of one word
+    as ``read_label`` reads it (the others as they are)."""
     read = []
     for sentence in sentences:
         capitals = is_all_caps(sentence)
         recase = capitals or is_title_case(sentence)
-        read.append(sentence_case(sentence, lowercase, capitals) if recase else sentence)
+        read.append(
+            sentence_case(sentence, lowercase, capitals)
+            if recase
+            else read_label(sentence, lowercase)
+        )
     return read
 
 
@@ -132,14 +153,15 @@ def read_lowercase(*paths: Path) -> frozenset[str]:
 
 class Headlines(Transform):
     """``recase_headlines``: a Latin-script sentence in Title Case or in capitals read in
-    sentence case, by the model's truecase.txt."""
+    sentence case, and a label of one capitalised word in lower case, by the model's
+    truecase.txt."""
 
     name = "headlines"
     options = (
         Option(
             "recase_headlines",
             True,
-            "a sentence in Title Case read in sentence case (truecase.txt)",
+            "a sentence in Title Case read in sentence case, a lone capitalised word in lower case (truecase.txt)",
         ),
     )
 
