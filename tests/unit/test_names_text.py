@@ -51,6 +51,8 @@ def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, na
         "甚至达到更高水平。",  # 水平 "level", a common word, not Gao Shuiping
         "罗伊和戴夫来了。",  # transliterated foreign names, not Luo Yi and Dai Fu
         "卡特琳娜来了。",  # Katrina, holding no Carter
+        "西米德兰兹郡警方救出一名婴儿。",  # West Midlands: 米德兰 is no Mi Delan
+        "他和艾玛·斯通主演。",  # Emma Stone: a name dot, no Ai Ma
     ],
 )
 def test_what_is_no_name_is_left_alone(sentence):
