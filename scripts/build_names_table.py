@@ -230,9 +230,7 @@ def into_chinese(
     written in characters."""
     return {
         zh: w
-        if zh in kept
-        or romanised(names[zh], pinyin.get(zh, ""))
-        or translated(names[zh], common)
+        if zh in kept or romanised(names[zh], pinyin.get(zh, "")) or translated(names[zh], common)
         else "z"
         for zh, w in way.items()
     }

@@ -36,7 +36,9 @@ def test_the_english_form_is_taken_over_the_pinyin_one():
     assert build.english_name("Zhu Xi or Chu Hsi (1130-1200)", "Zhu1 Xi1") == "Zhu Xi"
 
 
-COMMON = {f"\0{w}" for w in "great wall west lake temple heaven black sea new".split()}
+COMMON = {
+    f"\0{w}" for w in ["great", "wall", "west", "lake", "temple", "heaven", "black", "sea", "new"]
+}
 
 
 def test_a_name_by_meaning_is_one_of_common_words_each_capitalised():

@@ -139,4 +139,8 @@ def test_a_label_of_one_capitalised_word_is_read_in_lower_case(sentence, read):
 
 def test_labels_are_read_among_the_other_sentences():
     lines = ["Mall", "Strike Hits The Big Mall", "Mall opens."]
-    assert read_headlines(lines, LOWER | {"mall"}) == ["mall", "Strike hits the big mall", "Mall opens."]
+    assert read_headlines(lines, LOWER | {"mall"}) == [
+        "mall",
+        "Strike hits the big mall",
+        "Mall opens.",
+    ]
