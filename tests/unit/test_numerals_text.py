@@ -2,7 +2,15 @@
 
 import pytest
 
-from fanyi.text.numerals import grouped_numbers, numbers_to_hold, regroup, set_apart, ungroup, whole
+from fanyi.text.numerals import (
+    as_held,
+    grouped_numbers,
+    numbers_to_hold,
+    regroup,
+    set_apart,
+    ungroup,
+    whole,
+)
 
 
 @pytest.mark.parametrize(
@@ -68,6 +76,7 @@ def test_set_apart_puts_a_space_between_digits_and_han_characters(text, apart):
     [
         ("气温在 2023 年 5 月 12 日升至 38.5°C。", "zh", ["2023", "12", "38.5"]),  # not the month
         ("500 万人和 3 亿元，20 多人", "zh", []),  # 5 million, 300 million, "over 20"
+        ("在 20 世纪 70 年代末", "zh", []),  # "in the late 1970s"
         ("The price is $1299.99 for 2 of them.", "en", ["1299.99", "2"]),
         ("5 million people, 3.5bn dollars, 7 Million", "en", []),
         ("Version 1.2.3, at 10:30, in 2019 and 2019 again.", "en", ["10", "30", "2019"]),
@@ -102,3 +111,19 @@ def test_a_number_is_held_only_as_a_whole_number():
 )
 def test_latin_words_are_held_only_as_whole_words(phrase, text, held):
     assert whole(phrase, text) is held
+
+
+@pytest.mark.parametrize(
+    ("number", "to", "held"),
+    [
+        ("6", "en", "6\x1fsix\x1fSix"),  # "six inches" holds 6
+        ("12", "en", "12\x1ftwelve\x1fTwelve"),
+        ("0", "en", "0\x1fzero\x1fZero"),
+        ("13", "en", "13"),
+        ("06", "en", "06"),  # a number written with its zero is copied
+        ("6.5", "en", "6.5"),
+        ("6", "zh", "6"),
+    ],
+)
+def test_into_english_a_number_up_to_twelve_may_be_its_word(number, to, held):
+    assert as_held(number, to) == held

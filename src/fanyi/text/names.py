@@ -253,26 +253,20 @@ def _found(sentence: str) -> list[tuple[int, str, str]]:
                 found.append((start, sentence[start:end], _or_adjective(sentence[start:end])))
             i = starts.index(end) if end < at else len(words)
             continue
-        if (
-            tag in PERSON_TAGS
-            and (parts := split_name(word))
-            and not _in_transliteration(sentence, start, start + len(word))
-        ):
+        if tag in PERSON_TAGS and (parts := _chinese_person(sentence, start, word)):
             found.append((start, word, in_pinyin(*parts)))
         i += 1
     return found
 
 
-def _in_transliteration(sentence: str, start: int, end: int) -> bool:
-    """Whether ``sentence[start:end]``, read as a Chinese person's name, is part of a
-    transliterated one: a name dot beside it (艾玛·斯通 "Emma Stone", 鲍勃·迪伦), which a
-    Chinese name never takes, or a character of transliteration just before or after it
-    (米德兰 in 西米德兰兹郡 "West Midlands")."""
-    before = sentence[start - 1] if start else ""
-    after = sentence[end] if end < len(sentence) else ""
-    return (
-        before in NAME_DOTS or before in FOREIGN_ANY or after in NAME_DOTS or after in FOREIGN_AFTER
-    )
+def _chinese_person(sentence: str, start: int, word: str) -> tuple[str, str] | None:
+    """``split_name(word)``, or None where ``word`` is part of a transliterated name: a name dot
+    beside it (艾玛·斯通), or a character of transliteration just before or after (西米德兰兹郡)."""
+    end = start + len(word)
+    before, after = sentence[max(start - 1, 0) : start], sentence[end : end + 1]
+    if any(c in NAME_DOTS or c in FOREIGN_ANY for c in before):
+        return None
+    return None if any(c in NAME_DOTS or c in FOREIGN_AFTER for c in after) else split_name(word)
 
 
 def _or_adjective(name: str) -> str:

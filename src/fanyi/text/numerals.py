@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from .lang import HAN
-from .transform import Context, Held, Option, Transform
+from .transform import ALTERNATIVES, Context, Held, Option, Transform
 
 # one to three digits, then groups of three after commas, then an optional decimal part; not
 # inside a longer run of digits, commas and points ("1,2,3", "1,000,00" and "3.1,000" are not)
@@ -52,13 +52,30 @@ def regroup(translation: str, numbers: list[str]) -> str:
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
 # numbers a translation may write another way: before a unit of magnitude (500万 is "5 million",
-# "5 million" 500万) or a Chinese month (English names it)
-WRITTEN_OTHERWISE = {
-    "zh": re.compile(r"\d+(?:\.\d+)?(?=\s*(?:月|十|百|千|万|亿|多|余))"),
+# "5 million" 500万), a Chinese month (English names it), a century or a decade
+WRITTEN_OTHERWISE = {  # a century and a decade: 20 世纪 70 年代 is "the 1970s"
+    "zh": re.compile(r"\d+(?:\.\d+)?(?=\s*(?:月|十|百|千|万|亿|多|余|世纪|年代))"),
     "en": re.compile(
         r"\d+(?:\.\d+)?(?=\s*(?:hundred|thousand|million|billion|trillion|m|bn)\b)", re.I
     ),
 }
+
+
+# a whole number that English may write as a word ("6 英寸" is "six inches")
+NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
+)
+
+
+def as_held(number: str, to: str) -> str:
+    """The phrase a translation into ``to`` holds for ``number``: its digits, and into English
+    for a whole number up to twelve also its word ("6": "6", "six" or "Six")."""
+    if to != "en" or not number.isdigit() or str(int(number)) != number:
+        return number
+    if int(number) >= len(NUMBER_WORDS):
+        return number
+    word = NUMBER_WORDS[int(number)]
+    return ALTERNATIVES.join((number, word, word.capitalize()))
 
 
 def numbers_to_hold(text: str, lang: str) -> list[str]:
@@ -117,7 +134,8 @@ class Numbers(Transform):
     def held(self, sentence: str, memo: list[str], context: Context) -> Held:
         if not context.options.hold_numbers:
             return []
-        return [(number, number) for number in numbers_to_hold(sentence, context.source)]
+        numbers = numbers_to_hold(sentence, context.source)
+        return [(number, as_held(number, context.to)) for number in numbers]
 
     def write_back(self, translation: str, memo: list[str], context: Context) -> str:
         return regroup(translation, memo)
