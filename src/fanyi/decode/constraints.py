@@ -42,11 +42,20 @@ Constraints = Sequence[Phrase]  # per source: its phrases
 
 class WholeWords(list[list[int]]):
     """A phrase's spellings held as whole words: once written, the next piece is none of
-    ``continuing`` (the target pieces that continue a word), so "Li Wei" is not "Li Weiwei"."""
+    ``continuing`` (the target pieces that continue a word), so "Li Wei" is not "Li Weiwei";
+    and a spelling that runs on after a character (its first piece continues a word) is not
+    proposed after a piece of ``ending`` (one that ends a word): "to Exit", not "toExit"."""
 
-    def __init__(self, spellings: Spellings, continuing: Tensor) -> None:
+    def __init__(
+        self,
+        spellings: Spellings,
+        continuing: Tensor,
+        ending: frozenset[int] = frozenset(),
+        run_on: frozenset[int] = frozenset(),
+    ) -> None:
         super().__init__(spellings)
         self.continuing = continuing  # ids
+        self.ending, self.run_on = ending, run_on  # ids; the run-on spellings' first ids
 
 
 @dataclass(frozen=True)
@@ -138,7 +147,10 @@ def candidates(
     flat = total.flatten().topk(min(2 * k, total.numel())).indices
     own = total.argmax(dim=1)
     wanted = [
-        (i, t) for i, h in enumerate(live) for t in sorted(h.progress.wanted(constraints, anywhere))
+        (i, t)
+        for i, h in enumerate(live)
+        for t in sorted(h.progress.wanted(constraints, anywhere))
+        if not _runs_into(h, t, constraints)
     ]
     bound = {i for i, h in enumerate(live) if h.progress.writing and not anywhere}
     vocab = total.size(1)
@@ -154,6 +166,19 @@ def candidates(
             bank = progress.tokens_met(constraints)
             found[(i, token)] = _Candidate(score, live[i].row, token, progress, bank)
     return sorted(found.values(), key=lambda c: c.log_prob, reverse=True)
+
+
+def _runs_into(hypothesis: _Candidate, token: int, constraints: Constraints) -> bool:
+    """Whether ``token`` would begin a ``WholeWords`` phrase run into the word ``hypothesis``
+    ends with ("toExit")."""
+    if hypothesis.progress.writing:
+        return False
+    return any(
+        isinstance(phrase, WholeWords)
+        and token in phrase.run_on
+        and hypothesis.token in phrase.ending
+        for phrase in constraints
+    )
 
 
 def _close_words(step: Tensor, live: list[_Candidate], constraints: Constraints) -> None:

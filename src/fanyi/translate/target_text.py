@@ -32,7 +32,8 @@ class TargetText:
         self.checkpoint, self.model, self.vocab = checkpoint, checkpoint.model, vocab
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
-        self._continuing: dict[str, torch.Tensor] = {}  # the pieces that continue a word
+        # the pieces that continue a word (as ids and as a set), and those that end one
+        self._continuing: dict[str, tuple[torch.Tensor, frozenset[int], frozenset[int]]] = {}
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
@@ -119,16 +120,21 @@ class TargetText:
 
     def _whole_words(self, spellings: Spellings) -> Spellings:
         """``spellings`` as ``WholeWords`` where each ends a Latin word (no letter nor digit
-        after it: "Li Weiwei" for "Li Wei") or each a number (no digit after it; "21st" stays)."""
+        after it: "Li Weiwei" for "Li Wei") or each a number (no digit after it; "21st" stays);
+        one that runs on after a character is not begun after a letter or digit ("toExit")."""
         ends = {self.vocab.decode(ids)[-1:] for ids in spellings}
         kind = next((k for k, end in _WORD_ENDS.items() if all(end.match(e) for e in ends)), None)
         if kind is None:
             return spellings
         if kind not in self._continuing:
-            pieces = map(self.vocab.id_to_piece, range(len(self.vocab)))
+            pieces = list(map(self.vocab.id_to_piece, range(len(self.vocab))))
             ids = [i for i, piece in enumerate(pieces) if _CONTINUING[kind].match(piece)]
-            self._continuing[kind] = torch.tensor(ids, dtype=torch.long)
-        return WholeWords(spellings, self._continuing[kind])
+            word = _CONTINUING["word"]  # a piece that ends a word: nothing runs on after it
+            ending = frozenset(i for i, piece in enumerate(pieces) if word.match(piece[-1:]))
+            self._continuing[kind] = (torch.tensor(ids, dtype=torch.long), frozenset(ids), ending)
+        continuing, runs_on, ending = self._continuing[kind]
+        run_on = frozenset(ids[0] for ids in spellings) & runs_on
+        return WholeWords(spellings, continuing, ending, run_on)
 
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, in one of

@@ -49,3 +49,21 @@ def test_a_forced_piece_continues_the_word_where_nothing_else_may_follow():
     forced[0, 8] = 0.0  # the prefix's piece, one that continues the word
     found = candidates(forced, live_after([4, 5], phrases), phrases, k=3, anywhere=False)
     assert [c.token for c in found] == [8]
+
+
+def proposed(phrases, written: list[int]) -> set[int]:
+    """The tokens the held search proposes after ``written`` (anywhere: a phrase may begin),
+    from log-probabilities that rank the phrases' pieces last."""
+    log_probs = torch.log_softmax(-torch.arange(VOCAB, dtype=torch.float)[None], dim=-1)
+    found = candidates(log_probs, live_after(written, phrases), phrases, k=1, anywhere=True)
+    return {c.token for c in found}
+
+
+def test_a_run_on_spelling_is_not_begun_after_a_piece_that_ends_a_word():
+    """"Exit" spelt run on (8) after "to" (3, ending a word) would read "toExit"; spelt as a word
+    of its own (6) it is proposed, and after a piece that ends none (2: "(") so is the run on."""
+    phrases = [WholeWords([[6], [8]], CONTINUING, ending=frozenset({3}), run_on=frozenset({8}))]
+    after_word, after_bracket = proposed(phrases, [3]), proposed(phrases, [2])
+    assert 6 in after_word and 8 not in after_word
+    assert {6, 8} <= after_bracket
+    assert 8 in proposed([[[6], [8]]], [3])  # no WholeWords: any spelling begins anywhere
