@@ -60,7 +60,7 @@ def proposed(phrases, written: list[int]) -> set[int]:
 
 
 def test_a_run_on_spelling_is_not_begun_after_a_piece_that_ends_a_word():
-    """"Exit" spelt run on (8) after "to" (3, ending a word) would read "toExit"; spelt as a word
+    """ "Exit" spelt run on (8) after "to" (3, ending a word) would read "toExit"; spelt as a word
     of its own (6) it is proposed, and after a piece that ends none (2: "(") so is the run on."""
     phrases = [WholeWords([[6], [8]], CONTINUING, ending=frozenset({3}), run_on=frozenset({8}))]
     after_word, after_bracket = proposed(phrases, [3]), proposed(phrases, [2])
