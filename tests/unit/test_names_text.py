@@ -32,6 +32,10 @@ from fanyi.text.transform import Context
         ("普京先生表示同意。", [("普京", "Putin")]),  # the surname the text names him by
         ("弗拉基米尔·普京来了。", [("弗拉基米尔·普京", "Vladimir Putin")]),  # one name
         ("他们在叙利亚边境。", [("叙利亚", "Syria\x1fSyrian")]),  # the adjective may hold it
+        (  # the brackets name him: no "Bai Ge"
+            "前五位是柏葛 (Lester Piggott) 和他。",
+            [("Lester Piggott", "Lester Piggott\x1flester piggott")],
+        ),
     ],
 )
 def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, names):

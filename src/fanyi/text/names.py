@@ -75,6 +75,7 @@ ENGLISH_WORDS = frozenset({"he", "you", "an", "long", "fan", "bo", "man", "gu", 
 _GIVEN = re.compile(r"[A-Z][a-zü]+(?:'[a-zü]+)?")
 _WORD = re.compile(r"[A-Z][A-Za-z'\-]*")
 _HAN_ONLY = re.compile(f"[{HAN}]+")
+_BRACKETED = re.compile(r"\s*[(（]\s*[A-Za-z]")  # a name in Latin letters in brackets
 
 
 @dataclass(frozen=True)
@@ -261,10 +262,11 @@ def _found(sentence: str) -> list[tuple[int, str, str]]:
 
 def _chinese_person(sentence: str, start: int, word: str) -> tuple[str, str] | None:
     """``split_name(word)``, or None where ``word`` is part of a transliterated name: a name dot
-    beside it (艾玛·斯通), or a character of transliteration just before or after (西米德兰兹郡)."""
+    beside it (艾玛·斯通), or a character of transliteration just before or after (西米德兰兹郡);
+    or where brackets after it give the name in Latin letters (柏葛 (Lester Piggott))."""
     end = start + len(word)
     before, after = sentence[max(start - 1, 0) : start], sentence[end : end + 1]
-    if any(c in NAME_DOTS or c in FOREIGN_ANY for c in before):
+    if any(c in NAME_DOTS or c in FOREIGN_ANY for c in before) or _BRACKETED.match(sentence, end):
         return None
     return None if any(c in NAME_DOTS or c in FOREIGN_AFTER for c in after) else split_name(word)
 
