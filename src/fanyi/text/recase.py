@@ -161,7 +161,8 @@ class Headlines(Transform):
         Option(
             "recase_headlines",
             True,
-            "a sentence in Title Case read in sentence case, a lone capitalised word in lower case (truecase.txt)",
+            "a sentence in Title Case read in sentence case, a lone capitalised word in lower "
+            "case (truecase.txt)",
         ),
     )
 
