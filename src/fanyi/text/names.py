@@ -76,6 +76,10 @@ _GIVEN = re.compile(r"[A-Z][a-zü]+(?:'[a-zü]+)?")
 _WORD = re.compile(r"[A-Z][A-Za-z'\-]*")
 _HAN_ONLY = re.compile(f"[{HAN}]+")
 _BRACKETED = re.compile(r"\s*[(（]\s*[A-Za-z]")  # a name in Latin letters in brackets
+# what just before and after a person's name, or a dictionary name of two characters (梅斯卡尔
+# holds neither 梅斯 "Metz" nor 卡尔 "Karl"), makes it part of a longer transliteration
+_PERSON_IN = (FOREIGN_ANY | set(NAME_DOTS), FOREIGN_AFTER | set(NAME_DOTS))
+_NAME_IN = (FOREIGN_LAST | FOREIGN_ANY, FOREIGN_AFTER)
 
 
 @dataclass(frozen=True)
@@ -250,7 +254,8 @@ def _found(sentence: str) -> list[tuple[int, str, str]]:
             None,
         )
         if end is not None:
-            if not sentence.startswith(NATIONALITY, end) and not _in_foreign(sentence, start, end):
+            inside = end - start == 2 and _beside(sentence, start, end, _NAME_IN)
+            if not sentence.startswith(NATIONALITY, end) and not inside:
                 found.append((start, sentence[start:end], _or_adjective(sentence[start:end])))
             i = starts.index(end) if end < at else len(words)
             continue
@@ -265,10 +270,14 @@ def _chinese_person(sentence: str, start: int, word: str) -> tuple[str, str] | N
     beside it (艾玛·斯通), or a character of transliteration just before or after (西米德兰兹郡);
     or where brackets after it give the name in Latin letters (柏葛 (Lester Piggott))."""
     end = start + len(word)
-    before, after = sentence[max(start - 1, 0) : start], sentence[end : end + 1]
-    if any(c in NAME_DOTS or c in FOREIGN_ANY for c in before) or _BRACKETED.match(sentence, end):
+    if _BRACKETED.match(sentence, end) or _beside(sentence, start, end, _PERSON_IN):
         return None
-    return None if any(c in NAME_DOTS or c in FOREIGN_AFTER for c in after) else split_name(word)
+    return split_name(word)
+
+
+def _beside(sentence: str, start: int, end: int, around: tuple[frozenset[str], ...]) -> bool:
+    """Whether the character before ``sentence[start:end]`` or the one after is of ``around``."""
+    return sentence[max(start - 1, 0) : start] in around[0] or sentence[end : end + 1] in around[1]
 
 
 def _or_adjective(name: str) -> str:
@@ -279,15 +288,6 @@ def _or_adjective(name: str) -> str:
     if len(english) >= ADJECTIVE_FROM and english.isalpha() and english.endswith(PLACE_ENDS):
         return f"{english}{ALTERNATIVES}{english}n"
     return english
-
-
-def _in_foreign(sentence: str, start: int, end: int) -> bool:
-    """Whether the name ``sentence[start:end]`` is two characters of a longer transliterated
-    name: a character of transliteration just before or after it (梅斯卡尔 "Mezcal" holds
-    neither 梅斯 "Metz" nor 卡尔 "Karl")."""
-    before, after = sentence[start - 1 : start], sentence[end : end + 1]
-    foreign = bool(before) and before in FOREIGN_LAST | FOREIGN_ANY
-    return end - start == 2 and (foreign or (bool(after) and after in FOREIGN_AFTER))
 
 
 def _joined(found: list[tuple[int, str, str]], sentence: str) -> list[tuple[int, str, str]]:

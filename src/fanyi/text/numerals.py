@@ -61,21 +61,16 @@ WRITTEN_OTHERWISE = {  # a century and a decade: 20 世纪 70 年代 is "the 197
 }
 
 
-# a whole number that English may write as a word ("6 英寸" is "six inches")
-NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
-)
+# the whole numbers that English may write as a word ("6 英寸" is "six inches"), by their digits
+_WORDS = "zero one two three four five six seven eight nine ten eleven twelve"
+NUMBER_WORDS = {str(n): word for n, word in enumerate(_WORDS.split())}
 
 
 def as_held(number: str, to: str) -> str:
     """The phrase a translation into ``to`` holds for ``number``: its digits, and into English
     for a whole number up to twelve also its word ("6": "6", "six" or "Six")."""
-    if to != "en" or not number.isdigit() or str(int(number)) != number:
-        return number
-    if int(number) >= len(NUMBER_WORDS):
-        return number
-    word = NUMBER_WORDS[int(number)]
-    return ALTERNATIVES.join((number, word, word.capitalize()))
+    word = NUMBER_WORDS.get(number) if to == "en" else None
+    return ALTERNATIVES.join((number, word, word.capitalize())) if word else number
 
 
 def numbers_to_hold(text: str, lang: str) -> list[str]:

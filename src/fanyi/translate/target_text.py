@@ -3,6 +3,7 @@ target ids, and the target pieces a language's script rules out or penalises."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import torch
@@ -32,8 +33,8 @@ class TargetText:
         self.checkpoint, self.model, self.vocab = checkpoint, checkpoint.model, vocab
         self._foreign: dict[str, list[int]] = {}
         self._other_script: dict[str, list[int]] = {}
-        # the pieces that continue a word (as ids and as a set), and those that end one
-        self._continuing: dict[str, tuple[torch.Tensor, frozenset[int], frozenset[int]]] = {}
+        # the pieces that continue a word, as ids and as a set
+        self._continuing: dict[str, tuple[torch.Tensor, frozenset[int]]] = {}
 
     def foreign(self, to: str) -> list[int]:
         """The target ids whose pieces are foreign to the script of ``to`` (``lang.foreign_to``):
@@ -127,14 +128,20 @@ class TargetText:
         if kind is None:
             return spellings
         if kind not in self._continuing:
-            pieces = list(map(self.vocab.id_to_piece, range(len(self.vocab))))
+            pieces = map(self.vocab.id_to_piece, range(len(self.vocab)))
             ids = [i for i, piece in enumerate(pieces) if _CONTINUING[kind].match(piece)]
-            word = _CONTINUING["word"]  # a piece that ends a word: nothing runs on after it
-            ending = frozenset(i for i, piece in enumerate(pieces) if word.match(piece[-1:]))
-            self._continuing[kind] = (torch.tensor(ids, dtype=torch.long), frozenset(ids), ending)
-        continuing, runs_on, ending = self._continuing[kind]
+            self._continuing[kind] = (torch.tensor(ids, dtype=torch.long), frozenset(ids))
+        continuing, runs_on = self._continuing[kind]
         run_on = frozenset(ids[0] for ids in spellings) & runs_on
-        return WholeWords(spellings, continuing, ending, run_on)
+        return WholeWords(spellings, continuing, self._ending, run_on)
+
+    @functools.cached_property
+    def _ending(self) -> frozenset[int]:
+        """The target pieces that end a word (a letter or digit last): nothing runs on after
+        them."""
+        pieces = map(self.vocab.id_to_piece, range(len(self.vocab)))
+        word = _CONTINUING["word"]
+        return frozenset(i for i, piece in enumerate(pieces) if word.match(piece[-1:]))
 
     def holds(self, tokens: list[int], phrases: list[Spellings]) -> bool:
         """Whether the translation ``tokens`` holds every one of ``phrases`` as text, in one of
