@@ -32,6 +32,13 @@ from fanyi.text.transform import Context
         ("普京先生表示同意。", [("普京", "Putin")]),  # the surname the text names him by
         ("弗拉基米尔·普京来了。", [("弗拉基米尔·普京", "Vladimir Putin")]),  # one name
         ("他们在叙利亚边境。", [("叙利亚", "Syria\x1fSyrian")]),  # the adjective may hold it
+        ("菲利普随后向南推进。", [("菲利普", "Philip")]),  # CedPane's, not "Fei Lipu"
+        ("莱尼一直是单身。", [("莱尼", "Laney\x1fLeni\x1fLenny")]),  # any of its forms
+        ("目标是霍默。", [("霍默", "Homer")]),  # no Chinese person "Huo Mo"
+        ("罗伊和戴夫来了。", [("罗伊", "Roy"), ("戴夫", "Dave")]),  # not Luo Yi and Dai Fu
+        ("卡特琳娜来了。", [("卡特琳娜", "Katerina")]),  # holding no Carter
+        ("他和艾玛·斯通主演。", [("艾玛", "Emma")]),  # a name dot: no Ai Ma
+        ("她叫麦考伊 (Anthony McCoy)。", [("Anthony McCoy", "Anthony McCoy")]),  # brackets name him
         (  # the brackets name him: no "Bai Ge"
             "前五位是柏葛 (Lester Piggott) 和他。",
             [("Lester Piggott", "Lester Piggott\x1flester piggott")],
@@ -53,10 +60,10 @@ def test_chinese_names_and_set_phrases_are_found_with_their_english(sentence, na
         "小王来了。",  # no surname first
         "一架蓝白相间的直升机。",  # colours, not Lan Bai
         "甚至达到更高水平。",  # 水平 "level", a common word, not Gao Shuiping
-        "罗伊和戴夫来了。",  # transliterated foreign names, not Luo Yi and Dai Fu
-        "卡特琳娜来了。",  # Katrina, holding no Carter
         "西米德兰兹郡警方救出一名婴儿。",  # West Midlands: 米德兰 is no Mi Delan
-        "他和艾玛·斯通主演。",  # Emma Stone: a name dot, no Ai Ma
+        "这是属于科斯佩达尔的。",  # Cospedal: CedPane's 科斯 and 达尔 are inside a longer name
+        "他在纽马基特赢了。",  # Newmarket: no 基特 "Keate"
+        "潘沃尔卡先生说了。",  # Panvalkar: no 沃尔卡 "Walka", no Pan Wo
     ],
 )
 def test_what_is_no_name_is_left_alone(sentence):
@@ -125,7 +132,8 @@ def test_a_given_name_in_pinyin_is_written_in_one_or_two_characters():
 
 def test_the_tables_are_small_and_every_english_name_reads_back():
     known = tables()
-    assert 5000 < len(known.chinese) < 20000
+    assert 1000 < len(known.english) < len(known.written) < 20000
+    assert 40000 < len(known.chinese) < 60000  # CedPane's foreign names into English too
     assert all(known.chinese[zh] == en for en, zh in known.english.items())
     assert list(known.surnames)[:3] == ["王", "李", "张"]
 

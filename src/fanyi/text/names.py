@@ -26,17 +26,15 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Container, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Container
 from typing import Any
 
 from .entries import whole_entry
 from .lang import CHINESE, HAN
 from .names_latin import latin_names
+from .names_tables import WORD, Tables, tables
 from .transform import ALTERNATIVES, Held
 
-DATA = Path(__file__).parent / "data"
 # a name this short is found only as a word of its own (上都 "Shangdu" is not in 上 都)
 SHORT_NAME = 3
 NATIONALITY = "人"  # 美国人 is "Americans", not the country's name
@@ -73,74 +71,12 @@ NAME_TAGS = ("nr", "ns", "nz", "nt")
 # pinyin surnames that are English words too ("He said", "You can"): not read as a name
 ENGLISH_WORDS = frozenset({"he", "you", "an", "long", "fan", "bo", "man", "gu", "sun", "mi"})
 _GIVEN = re.compile(r"[A-Z][a-zü]+(?:'[a-zü]+)?")
-_WORD = re.compile(r"[A-Z][A-Za-z'\-]*")
 _HAN_ONLY = re.compile(f"[{HAN}]+")
 _BRACKETED = re.compile(r"\s*[(（]\s*[A-Za-z]")  # a name in Latin letters in brackets
 # what just before and after a person's name, or a dictionary name of two characters (梅斯卡尔
 # holds neither 梅斯 "Metz" nor 卡尔 "Karl"), makes it part of a longer transliteration
 _PERSON_IN = (FOREIGN_ANY | set(NAME_DOTS), FOREIGN_AFTER | set(NAME_DOTS))
 _NAME_IN = (FOREIGN_LAST | FOREIGN_ANY, FOREIGN_AFTER)
-
-
-@dataclass(frozen=True)
-class Tables:
-    """What the name finder reads (``data/``): each dictionary name into English and into
-    Chinese, surnames with their pinyin, a given name's characters by syllable."""
-
-    chinese: dict[str, str]  # Chinese name → English
-    english: dict[str, str]  # English name → Chinese
-    inside_only: frozenset[str]  # English names that are common words too: never a sentence's first
-    surnames: dict[str, str]  # surname → pinyin, the most common first
-    by_pinyin: dict[str, str]  # pinyin → the most common surname
-    given: dict[str, str]  # syllable → a given name's character
-    not_names: frozenset[str]  # words jieba tags as names that are common words (王子)
-    longest: int  # the longest Chinese name, in characters
-    by_first: dict[str, list[str]]  # English names by their first word, the longest first
-    surname_starts: frozenset[str]  # the first characters of the surnames
-    written: frozenset[str]  # every dictionary name's English (names_spelt.py writes them in)
-
-
-def _rows(name: str) -> Iterator[list[str]]:
-    """The TAB-separated cells of each line of ``data/name`` (``#`` lines are comments)."""
-    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            yield line.split("\t")
-
-
-@functools.cache
-def tables() -> Tables:
-    """The name tables, read once."""
-    chinese, english, inside = {}, {}, set()
-    for zh, en, ways in _rows("names.tsv"):
-        chinese[zh] = en
-        if ways != "z":
-            english[en] = zh
-        if ways == "c":
-            inside.add(en)
-    surnames = {zh: py for zh, py, *_ in _rows("surnames.tsv")}
-    by_pinyin: dict[str, str] = {}
-    for zh, py in surnames.items():
-        by_pinyin.setdefault(py, zh)
-    given = {py: zh for py, zh in _rows("given.tsv")}
-    not_names = frozenset(row[0] for row in _rows("not-names.txt"))
-    by_first: dict[str, list[str]] = {}
-    for en in sorted(english, key=len, reverse=True):
-        if first := _WORD.match(en):
-            by_first.setdefault(first.group(), []).append(en)
-    longest = max(map(len, chinese))
-    return Tables(
-        chinese,
-        english,
-        frozenset(inside),
-        surnames,
-        by_pinyin,
-        given,
-        not_names,
-        longest,
-        by_first,
-        frozenset(surname[0] for surname in surnames),
-        frozenset(chinese.values()),
-    )
 
 
 _JIEBA_LOCK = threading.Lock()  # jieba's tokenizer is one global object
@@ -254,7 +190,7 @@ def _found(sentence: str) -> list[tuple[int, str, str]]:
             None,
         )
         if end is not None:
-            inside = end - start == 2 and _beside(sentence, start, end, _NAME_IN)
+            inside = _inside(sentence, start, end, known)
             if not sentence.startswith(NATIONALITY, end) and not inside:
                 found.append((start, sentence[start:end], _or_adjective(sentence[start:end])))
             i = starts.index(end) if end < at else len(words)
@@ -263,6 +199,17 @@ def _found(sentence: str) -> list[tuple[int, str, str]]:
             found.append((start, word, in_pinyin(*parts)))
         i += 1
     return found
+
+
+def _inside(sentence: str, start: int, end: int, known: Tables) -> bool:
+    """Whether the dictionary name ``sentence[start:end]`` is part of a longer transliteration:
+    of two characters, a character of transliteration (FOREIGN) beside it (梅斯卡尔 holds no 梅斯);
+    of CedPane's, one of its characters of transliteration beside it (纽马基特 holds no 基特), or
+    brackets after it that give the name in Latin letters (李察 (Gordon Richards))."""
+    if sentence[start:end] in known.foreign:
+        around = (known.transliterating, known.transliterating)
+        return bool(_BRACKETED.match(sentence, end)) or _beside(sentence, start, end, around)
+    return end - start == 2 and _beside(sentence, start, end, _NAME_IN)
 
 
 def _chinese_person(sentence: str, start: int, word: str) -> tuple[str, str] | None:
@@ -349,8 +296,8 @@ def english_names(sentence: str) -> Held:
     """The names of an English ``sentence`` with their Chinese: the dictionary's (the longest
     at each capitalised word) and Chinese names in pinyin ("Li Wei")."""
     known, found, taken = tables(), [], 0
-    first = _WORD.search(sentence)
-    for match in _WORD.finditer(sentence):
+    first = WORD.search(sentence)
+    for match in WORD.finditer(sentence):
         if match.start() < taken:
             continue
         name = _dictionary_name(sentence, match.start(), known)
@@ -366,7 +313,7 @@ def english_names(sentence: str) -> Held:
 def _dictionary_name(sentence: str, start: int, known: Tables) -> str | None:
     """The longest dictionary name at ``start`` of ``sentence``: its first word as written, the
     words after it in any case, a whole word."""
-    first = _WORD.match(sentence, start)
+    first = WORD.match(sentence, start)
     word = first.group() if first else ""
     for name in known.by_first.get(word, ()):
         text = sentence[start : start + len(name)]
