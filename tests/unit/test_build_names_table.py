@@ -59,3 +59,15 @@ def test_into_chinese_keeps_pinyin_names_names_by_meaning_and_the_kept_ones():
     held = build.into_chinese(way, pinyin, names, {"微软"}, COMMON)
     # 黑海 stays z: another headword is the more frequent one for its English (``ways``)
     assert held == {"北京": "b", "长城": "b", "纽约": "z", "微软": "b", "黑海": "z"}
+
+
+def test_a_name_in_pinyin_with_common_words_is_held_into_chinese():
+    common = {"\0university", "\0airport", "\0of", "\0technology"}
+    assert build.partly_romanised("Shanghai University", "Shang4 hai3 Da4 xue2", common)
+    assert build.partly_romanised("Hongqiao Airport", "Hong2 qiao2 Ji1 chang3", common)
+    assert build.partly_romanised(
+        "Beijing University of Technology", "Bei3 jing1 Gong1 ye4 Da4 xue2", common
+    )
+    assert not build.partly_romanised("Tokyo University", "Dong1 jing1 Da4 xue2", common)
+    assert not build.partly_romanised("Shanghai", "Shang4 hai3", common)  # pinyin alone
+    assert not build.partly_romanised("Shanghai Disney", "Shang4 hai3 Di2 shi4 ni2", common)
