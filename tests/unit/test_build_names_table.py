@@ -71,3 +71,12 @@ def test_a_name_in_pinyin_with_common_words_is_held_into_chinese():
     assert not build.partly_romanised("Tokyo University", "Dong1 jing1 Da4 xue2", common)
     assert not build.partly_romanised("Shanghai", "Shang4 hai3", common)  # pinyin alone
     assert not build.partly_romanised("Shanghai Disney", "Shang4 hai3 Di2 shi4 ni2", common)
+
+
+def test_a_name_with_a_word_of_its_kind_is_held_into_chinese():
+    assert build.placed("Mount Everest")
+    assert build.placed("Gulf of Mexico")
+    assert build.placed("University of Michigan")
+    assert not build.placed("Tom Clancy")  # a person
+    assert not build.placed("Everest")  # no word of its kind
+    assert not build.placed("Hudson river")  # not a name as written
