@@ -10,6 +10,8 @@ sentence is searched again, held to it (``decode/constraints.py``). Names come f
   "Happy New Year") and a curated table of companies and universities (``data/README.md``). In
   Chinese a name is found at the word boundaries jieba cuts (美国 is not in 美国人); in English
   as written, its first word capitalised;
+- into English, CedPane's foreign names that the dictionary lacks (``data/names-cedpane.tsv``:
+  菲利普 "Philip"), none inside a longer transliteration (纽马基特 holds no 基特);
 - Chinese person names jieba tags ``nr`` that start with a surname of ``data/surnames.tsv``:
   into English in pinyin as people write them, surname first, the given name joined (王小明
   "Wang Xiaoming", 欧阳修 "Ouyang Xiu", 李天恩 "Li Tian'en");
