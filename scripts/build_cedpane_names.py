@@ -14,8 +14,9 @@ two characters or more (Han characters and ``·`` only) that
 - does not end in 人 (a people: 加拿大人 "Canadian" or "Canadians") and is no Chinese place with
   its kind after it (小村镇 "Xiaocun (town)": a common phrase too, "small villages and towns");
 - has a sense that is a name: capitalised words (joining words aside), no comma (CedPane's
-  "Department, Art" turns a sense round), no digit, none a common English word (``proper_nouns``'
-  lower-case gloss words: "Art Department" is no name), notes in brackets left out.
+  "Department, Art" turns a sense round), no digit, notes in brackets left out; and none in a
+  common English word (``proper_nouns``' lower-case gloss words: "Art Department" is no name;
+  迪恩 "Dean" or "Deanne" is left out whole, since "Dean" is a common word too).
 
 Into English only: Chinese text often keeps a foreign name in Latin letters.
 """
@@ -58,10 +59,11 @@ def senses(glosses: str, common: set[str]) -> list[str]:
         words = text.split()
         if not words or len(words) > MOST_WORDS or words[0] in JOINING:
             continue
-        if all(_name_word(w, common) or w in JOINING for w in words):
-            found += [
-                form for form in dict.fromkeys((text, _unaccented(text))) if form not in found
-            ]
+        if not all(NAME_WORD.fullmatch(w) or w in JOINING for w in words):
+            continue
+        if not all(_name_word(w, common) or w in JOINING for w in words):
+            return []  # a name that is a common word too ("Dean"): its other forms mislead
+        found += [form for form in dict.fromkeys((text, _unaccented(text))) if form not in found]
     return found[:MOST_FORMS]
 
 

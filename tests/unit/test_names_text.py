@@ -39,6 +39,14 @@ from fanyi.text.transform import Context
         ("卡特琳娜来了。", [("卡特琳娜", "Katerina")]),  # holding no Carter
         ("他和艾玛·斯通主演。", [("艾玛", "Emma")]),  # a name dot: no Ai Ma
         ("她叫麦考伊 (Anthony McCoy)。", [("Anthony McCoy", "Anthony McCoy")]),  # brackets name him
+        (  # brackets after a joined name give it: held as they write it, not twice
+            "由杰弗里·迪恩·摩根（Jeffrey Dean Morgan）饰演。",
+            [("Jeffrey Dean Morgan", "Jeffrey Dean Morgan\x1fjeffrey dean morgan")],
+        ),
+        (  # the forms of a name's parts paired, each word once
+            "杰弗里·迪恩·摩根来了。",
+            [("杰弗里·迪恩·摩根", "Geoffrey Deanne Morgan\x1fJeffery Deanne Morgan")],
+        ),
         (  # the brackets name him: no "Bai Ge"
             "前五位是柏葛 (Lester Piggott) 和他。",
             [("Lester Piggott", "Lester Piggott\x1flester piggott")],

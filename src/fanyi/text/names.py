@@ -24,6 +24,7 @@ sentence is searched again, held to it (``decode/constraints.py``). Names come f
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import re
 import threading
@@ -43,6 +44,7 @@ NATIONALITY = "人"  # 美国人 is "Americans", not the country's name
 NAME_DOTS = ("·", "•", "・")  # between the parts of a foreign name: 弗拉基米尔·普京
 INTRODUCTIONS = ("我叫", "我名叫", "我的名字叫", "我的名字是")  # before the speaker's own name
 MY_NAME_IS = "My name is"
+MOST_FORMS = 3  # a joined name's forms held (forms of its parts paired)
 MOST_NAMES = 4  # held in one sentence: more, and the held search writes a list of names
 PERSON_TAGS = ("nr", "nrfg")  # jieba's tags of a person's name
 # what follows a surname where it is no given name: a title (李先生 "Mr Li", 王老师, 张某), a
@@ -241,15 +243,35 @@ def _or_adjective(name: str) -> str:
 
 def _joined(found: list[tuple[int, str, str]], sentence: str) -> list[tuple[int, str, str]]:
     """The names ``found`` (each with its start), those written one after another with a name
-    dot between (弗拉基米尔·普京) held as one name, each English word once ("Vladimir Putin")."""
+    dot between (弗拉基米尔·普京) held as one name, each English word once ("Vladimir Putin");
+    a name in characters whose brackets give it in Latin letters left to those (杰弗里·迪恩·摩根
+    (Jeffrey Dean Morgan))."""
     held: list[tuple[int, str, str]] = []
     for start, name, english in found:
         if held and sentence[held[-1][0] + len(held[-1][1]) : start] in NAME_DOTS:
             first, _, written = held.pop()
-            words = [w for w in written.split() if w not in english.split()] + english.split()
-            name, english, start = sentence[first : start + len(name)], " ".join(words), first
+            name, english, start = (
+                sentence[first : start + len(name)],
+                _join(written, english),
+                first,
+            )
         held.append((start, name, english))
-    return held
+    return [
+        (start, name, english)
+        for start, name, english in held
+        if not (_HAN_ONLY.search(name) and _BRACKETED.match(sentence, start + len(name)))
+    ]
+
+
+def _join(first: str, second: str) -> str:
+    """The English of two parts of a name (each of one or more forms), each word once: every
+    pair of forms, the first MOST_FORMS ("Jeffrey|Geoffrey" and "Dean": "Jeffrey Dean|Geoffrey
+    Dean")."""
+    forms = []
+    for one, other in itertools.product(first.split(ALTERNATIVES), second.split(ALTERNATIVES)):
+        words = [w for w in one.split(" ") if w not in other.split(" ")] + other.split(" ")
+        forms.append(" ".join(words))
+    return ALTERNATIVES.join(list(dict.fromkeys(forms))[:MOST_FORMS])
 
 
 def _introduced(start: int, name: str, english: str, sentence: str) -> tuple[int, str, str]:
