@@ -59,9 +59,10 @@ def senses(glosses: str, common: set[str]) -> list[str]:
         words = text.split()
         if not words or len(words) > MOST_WORDS or words[0] in JOINING:
             continue
-        if not all(NAME_WORD.fullmatch(w) or w in JOINING for w in words):
+        named = [w for w in words if w not in JOINING]
+        if not all(NAME_WORD.fullmatch(w) for w in named):
             continue
-        if not all(_name_word(w, common) or w in JOINING for w in words):
+        if any(f"\0{w.lower()}" in common for w in named):
             return []  # a name that is a common word too ("Dean"): its other forms mislead
         found += [form for form in dict.fromkeys((text, _unaccented(text))) if form not in found]
     return found[:MOST_FORMS]
@@ -70,11 +71,6 @@ def senses(glosses: str, common: set[str]) -> list[str]:
 def _unaccented(text: str) -> str:
     """``text`` without its accents, as English text often writes a name ("Hernandez")."""
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
-
-
-def _name_word(word: str, common: set[str]) -> bool:
-    """Whether ``word`` is a capitalised word that is no common English word."""
-    return bool(NAME_WORD.fullmatch(word)) and f"\0{word.lower()}" not in common
 
 
 def jieba_words() -> tuple[set[str], Counter[str]]:

@@ -165,6 +165,18 @@ def proper_nouns(entries: list[tuple[str, str, list[str]]]) -> tuple[dict[str, s
     return kept, common_headwords | common
 
 
+def syllable_runs(pinyin: str) -> set[str]:
+    """Every run of up to eight syllables of ``pinyin`` (CC-CEDICT's: "Shang4 hai3"), as
+    letters: "shang", "shanghai", "hai"."""
+    syllables = re.sub(r"[^a-z ]", "", pinyin.lower().replace("u:", "u")).split()
+    return {"".join(syllables[i:j]) for i in range(len(syllables)) for j in range(i + 1, 9)}
+
+
+def main_words(english: str) -> list[str]:
+    """The words of ``english`` (a hyphen parts them too) but the small ones ("of", "the")."""
+    return [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+
+
 def by_surname(simplified: str, pinyin: str, gloss: str, english: str, surnames: set[str]) -> str:
     """``english`` ("Vladimir Putin"), or its last name ("Putin") where the headword
     (普京) is a foreign person's surname alone: no "·", a lifetime in the gloss, characters
@@ -174,8 +186,7 @@ def by_surname(simplified: str, pinyin: str, gloss: str, english: str, surnames:
     last = words[-1].lower()
     if not 2 <= len(words) <= 3 or "·" in simplified or not LIFETIME.search(gloss):
         return english
-    syllables = re.sub(r"[^a-z ]", "", pinyin.lower()).split()
-    runs = {"".join(syllables[i:j]) for i in range(len(syllables)) for j in range(i + 1, 9)}
+    runs = syllable_runs(pinyin)
     if JOINING & {w.lower() for w in words} or re.sub(r"[^a-z]", "", last) in runs or "-" in last:
         return english
     translit = FOREIGN_LAST | FOREIGN_ANY
@@ -220,7 +231,7 @@ def translated(english: str, common: set[str]) -> bool:
     """Whether ``english`` names by meaning, in common words (of ``common``, as
     ``proper_nouns`` gives them), each capitalised, two or more beside the small ones: "Great
     Wall", "Temple of Heaven", "United Nations Development Program"; not "New York", "Rhine"."""
-    words = [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+    words = main_words(english)
     return len(words) >= 2 and all(
         w[:1].isupper() and w[1:].islower() and f"\0{w.lower()}" in common for w in words
     )
@@ -254,7 +265,7 @@ def placed(english: str) -> bool:
     """Whether ``english`` is a name with a word of KINDS that says what it names, each word
     capitalised: "Eiffel Tower" 埃菲尔铁塔, "Mount Everest", "Harvard University", "Gulf of
     Mexico"; not a person ("Tom Clancy")."""
-    words = [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+    words = main_words(english)
     return len(words) >= 2 and bool(KINDS & set(words)) and all(w[:1].isupper() for w in words)
 
 
@@ -262,9 +273,8 @@ def partly_romanised(english: str, pinyin: str, common: set[str]) -> bool:
     """Whether ``english`` is a Chinese name in pinyin with common words (of ``common``) after or
     around it, each capitalised: "Shanghai University" 上海大学, "Lanzhou Jiaotong University",
     "Beijing University of Technology"; not "Tokyo University" (Tokyo is no pinyin of 东京)."""
-    syllables = re.sub(r"[^a-z ]", "", pinyin.lower().replace("u:", "u")).split()
-    runs = {"".join(syllables[i:j]) for i in range(len(syllables)) for j in range(i + 1, 9)}
-    words = [w for w in re.split(r"[ \-]", english) if w.lower() not in SMALL_WORDS]
+    runs = syllable_runs(pinyin)
+    words = main_words(english)
     romanised_words = [w for w in words if w.lower() in runs]
     others = [w for w in words if w.lower() not in runs]
     return (
