@@ -9,13 +9,16 @@ feature) and ``ct2_translate.py --preprocess`` (the export's ``preprocess.py``, 
 short line) is timed apart on a one-line file; translating is the rest. The extra passes are
 reranking by the backward score (``rerank_backward``), the holds (``hold_numbers``,
 ``hold_dates``, ``keep_links``, ``hold_code``, ``hold_names``), the script penalty
-(``script_penalty``), sentence splitting (``split_sentences``) and the guard against runs
-(``max_repeat_run``, 4 where on): a pass's run turns it off
+(``script_penalty``), sentence splitting (``split_sentences``), the guard against runs
+(``max_repeat_run``, 4 where on) and the softmax over the allowed pieces (``allowed_softmax``):
+a pass's run turns it off
 where the model's defaults run it, and on (λ 0.2, β 1) where they do not; the JSON line names
 each run's setting. ``auto`` is ``fanyi translate --engine auto`` (CTranslate2 for the free
 searches on the export it caches, fanyi's engine for the held ones; its export is made in the
 untimed first start). ``ct2-engine`` is ``fanyi translate --engine ctranslate2`` on the int8 export
-with the shipped options (that engine has no held search).
+with the shipped options (that engine has no held search). ``workers`` is the shipped command
+as ``--threads`` single-thread processes (``--workers``, at least 2), ``ct2-int8-workers``
+CTranslate2's API so (``inter_threads``).
 
 Scores: sacreBLEU BLEU and chrF with their signatures, the length ratio, the outputs holding a
 run that their source does not (``repeats``: a character, piece or word 4 times in a row, as
@@ -84,9 +87,10 @@ PASSES = {
     "split_sentences": ("false", "true"),
     "max_repeat_run": ("0", "4"),
     "constrained_beam": ("0", "3"),  # 0: the beam
+    "allowed_softmax": ("false", "true"),
 }
-PEERS = {"ct2-int8": "int8", "ct2-float32": "float32"}  # run → the export it decodes
-RUNS = ("shipped", *PASSES, "auto", "ct2-engine", *PEERS)
+PEERS = {"ct2-int8": "int8", "ct2-float32": "float32", "ct2-int8-workers": "int8"}  # → export
+RUNS = ("shipped", *PASSES, "auto", "ct2-engine", "workers", *PEERS)
 ONE_LINE = {"en": "你好。", "zh": "Hello."}  # the start-up's line, by target
 
 
@@ -145,11 +149,16 @@ def commands(
             runs[name] = [*fanyi, "-m", args.model, "--engine", "auto", "-i"]
         elif name == "ct2-engine":
             runs[name] = [*fanyi, "-m", str(exports["int8"]), "--engine", "ctranslate2", "-i"]
+        elif name == "workers":  # single-thread processes, one a thread
+            one = [*fanyi[:-1], "1", "--workers", str(max(2, args.threads))]
+            runs[name] = [*one, "-m", args.model, "-i"]
         else:
+            threads = ["--intra-threads", str(args.threads)]
+            if name.endswith("-workers"):
+                threads = ["--intra-threads", "1", "--inter-threads", str(max(2, args.threads))]
             runs[name] = [
                 sys.executable, str(HERE / "ct2_translate.py"), str(exports[PEERS[name]]),
-                "--to", to, "--beam", str(args.beam), "--intra-threads", str(args.threads),
-                "--preprocess", "--input",
+                "--to", to, "--beam", str(args.beam), *threads, "--preprocess", "--input",
             ]  # fmt: skip
     return runs
 
@@ -295,6 +304,8 @@ def flipped(name: str, defaults: DecodeConfig) -> str:
         on = getattr(search, name) > 0 or bool(getattr(search, f"{name}_by_target"))
     elif name in ("max_repeat_run", "constrained_beam"):
         on = getattr(search, name) > 0
+    elif name == "allowed_softmax":
+        on = search.allowed_softmax
     else:
         on = bool(getattr(defaults.text, name))
     return PASSES[name][0] if on else PASSES[name][1]

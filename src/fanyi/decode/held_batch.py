@@ -12,6 +12,7 @@ import torch
 from torch import Tensor
 
 from ..model import Model
+from .allowed import AllowedOutput
 from .constraints import (
     Constraints,
     Progress,
@@ -22,6 +23,7 @@ from .constraints import (
     dropped,
     ending,
 )
+from .ensemble import MixtureGenerator
 from .hypothesis import (
     NO_TRANSLATION,
     Bias,
@@ -146,7 +148,7 @@ def constrained_searches(
     special = {task.bos_id, task.eos_id, model.config.pad_id}
     for phrases in constraints:
         check_constraints(phrases, model.config.tgt_vocab_size, special)
-    if config.allowed_softmax and len(constraints) > 1:  # an output layer of its own each
+    if config.allowed_softmax and len(constraints) > 1 and _mixed(model):
         return [_alone(model, task, j, phrases)[0] for j, phrases in enumerate(constraints)]
     first = _batched(model, task, constraints, anywhere=False)
     again = [j for j, (met, _) in enumerate(first) if len(met) < config.n_best]
@@ -171,6 +173,12 @@ def _alone(
     return constrained_searches(model, task.part(src, forced), [constraints])
 
 
+def _mixed(model: Model) -> bool:
+    """Whether ``model`` mixes members' probabilities: with ``allowed_softmax`` each member is
+    normalised over the allowed pieces before the mixing, so its sources are searched alone."""
+    return isinstance(model.generator, MixtureGenerator)
+
+
 def _best(met: list[Hypothesis], cut: list[Hypothesis], n_best: int) -> list[Hypothesis]:
     if not met and not cut:
         raise ValueError(NO_TRANSLATION)
@@ -186,8 +194,8 @@ def _batched(
     k = task.options.beam
     sources = [_start(model, task, j, phrases, anywhere) for j, phrases in enumerate(constraints)]
     state = model.start_decoding(task.src, beams=k)
-    alone = len(sources) == 1  # its bias in the step: the output layer of allowed_softmax
-    bias = sources[0].bias if alone else None
+    alone = len(sources) == 1 and _mixed(model)  # its bias in the step: the members' softmax
+    bias = sources[0].bias if alone else _refusing(sources, k)
     runs = RunGuard.start(task.runs, task.src, task.options.max_repeat_run)
     running = sources  # in the order of the state's rows, k each
     for step in range(max(s.limit for s in sources) + 1):
@@ -205,9 +213,31 @@ def _batched(
         if any(s.done for s in running):  # the sources that ended leave the batch
             state.select(index)
             running = [s for s in running if not s.done]
+            bias = bias if alone else _refusing(running, k)
         else:
             state.reorder(index)
     return [(s.search.met, s.search.cut) for s in sources]
+
+
+def _refusing(running: list[_Source], k: int) -> Bias | None:
+    """``allowed_softmax`` for sources stepped together: the whole output layer's logits, each
+    row's -inf off its source's allowed pieces before the softmax (k rows a source), so that a
+    row is normalised over its own allowed pieces whatever its neighbours allow. None where no
+    source restricts its softmax."""
+    allowed = [None if s.bias is None else s.bias.allowed for s in running]
+    if all(a is None for a in allowed):
+        return None
+    first = next(a for a in allowed if a is not None)
+    rows = [_refused_row(a, first.vocab_size, first.ids.device).expand(k, -1) for a in allowed]
+    return Bias(None, before=torch.cat(rows))
+
+
+def _refused_row(allowed: AllowedOutput | None, vocab_size: int, device: torch.device) -> Tensor:
+    """A V-wide row: 0 on the pieces ``allowed`` allows (every one without it), -inf off them."""
+    if allowed is None:
+        return torch.zeros(vocab_size, device=device)
+    row = torch.full((vocab_size,), float("-inf"), device=device)
+    return row.index_fill_(0, allowed.ids, 0.0)
 
 
 def _weigh(

@@ -128,6 +128,8 @@ def step_log_probs(
         logits = model.generator.logits(hidden[:, -1])  # b x V
         if logits.dtype not in (torch.float32, torch.float64):
             logits = logits.float()  # bf16 scores would tie and drift over a long beam
+        if bias is not None and bias.before is not None:
+            logits = logits + bias.before
         log_probs = logits.log_softmax(dim=-1)
         log_probs[:, model.config.pad_id] = float("-inf")  # padding is never in a translation
     if bias is not None and bias.row is not None:  # after the softmax: a path the model
@@ -143,6 +145,8 @@ class Bias(NamedTuple):
 
     row: Tensor | None
     allowed: AllowedOutput | None = None
+    before: Tensor | None = None  # b x V, added to the logits before the softmax: −∞ off each
+    # row's allowed pieces (``allowed_softmax`` for several sources stepped together)
 
 
 def piece_bias(

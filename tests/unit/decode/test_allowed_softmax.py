@@ -9,9 +9,10 @@ import pytest
 import torch
 from torch import Tensor, nn
 
-from fanyi.decode import SearchOptions, decode
+from fanyi.decode import SearchOptions, SearchTask, decode
 from fanyi.decode.allowed import KEPT, allowed_output, log_probs_over
 from fanyi.decode.ensemble import Ensemble
+from fanyi.decode.held_batch import constrained_searches
 from fanyi.decode.hypothesis import piece_bias
 from fanyi.engines.dtype import prepare_model
 from fanyi.model import Transformer
@@ -106,3 +107,25 @@ def test_a_penalty_still_applies_and_nothing_changes_without_suppressed_pieces()
     bias = piece_bias(model, both, SRC, None)
     assert bias is not None and bias.row is not None and bias.allowed is not None
     assert bias.row[[5, 6]].tolist() == [-1.5, -1.5] and bias.row.count_nonzero() == 2
+
+
+@pytest.mark.parametrize("beam", [1, 4])
+def test_a_held_search_finds_what_it_finds_on_the_masked_model(beam):
+    """Sources held to phrases, searched together: each is normalised over its own allowed
+    pieces, its phrases' pieces among them though suppressed (7 and 20 here)."""
+    model = peaked_model()
+    phrases = [[[[7, 5]]], [[[20]], [[6]]], [[[9, 10]]]]
+    options = {"beam": beam, "n_best": beam, "length_penalty": 1.0, "max_len_b": 8}
+    restricted = SearchOptions(suppress_ids=SUPPRESSED, allowed_softmax=True, **options)
+    found = constrained_searches(model, SearchTask(SRC, restricted, 2, 3), phrases)
+    for j, held in enumerate(phrases):
+        spelt = {i for phrase in held for form in phrase for i in form}
+        refused = [i for i in [*SUPPRESSED, PAD] if i not in spelt]
+        masked = _masked_model(model, refused)
+        src = SRC[j : j + 1, : int((SRC[j] != PAD).sum())]
+        task = SearchTask(src, SearchOptions(**options), 2, 3)
+        reference = constrained_searches(masked, task, [held])[0]
+        assert [h.tokens for h in found[j]] == [h.tokens for h in reference]
+        assert [h.log_prob for h in found[j]] == pytest.approx(
+            [h.log_prob for h in reference], abs=1e-4
+        )
