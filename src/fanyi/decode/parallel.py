@@ -4,8 +4,7 @@ Step-wise decoding of a small model is bound by Python's per-step overhead as mu
 matrix products, so threads sharing one interpreter (and its GIL) barely scale, and several
 intra-op threads synchronise more than they save. Processes forked from this one, each with one
 intra-op thread and the model inherited copy-on-write, use the cores side by side: the only
-traffic is the source ids going out and the hypotheses coming back. Searches held to phrases
-(``held_batch.py``) are split among the workers the same way.
+traffic is the source ids going out and the hypotheses coming back.
 """
 
 from __future__ import annotations
@@ -13,14 +12,11 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import multiprocessing
-from functools import partial
 from multiprocessing.pool import Pool
 
 import torch
 
 from ..model import Model
-from .constraints import Constraints
-from .held_batch import constrained_searches
 from .hypothesis import Hypothesis, Search, SearchTask, no_pause
 
 Task = tuple[Search, SearchTask]
@@ -40,42 +36,12 @@ def in_parallel(
     ``task.between_steps`` runs while waiting for the workers; if it raises (a cancelled request),
     the pool is terminated, so that its processes stop working on the abandoned batch.
     """
-    parts = _parts(task, workers)
-    return _mapped(model, task, workers, [(search, part) for part in parts])
-
-
-def held_in_parallel(
-    model: Model, task: SearchTask, constraints: list[Constraints], workers: int
-) -> list[list[Hypothesis]]:
-    """``constrained_searches`` of ``task``'s sources, each held to its own ``constraints``, on
-    ``workers`` near-equal parts at once, as ``in_parallel`` splits a free search. A held
-    source's translations are those it gets searched alone (``held_batch.py``), so the split
-    changes none of them."""
-    if workers <= 1 or task.src.size(0) < 2:
-        return constrained_searches(model, task, constraints)
-    tasks: list[Task] = []
-    start = 0
-    for part in _parts(task, workers):
-        stop = start + part.src.size(0)
-        tasks.append((partial(constrained_searches, constraints=constraints[start:stop]), part))
-        start = stop
-    return _mapped(model, task, workers, tasks)
-
-
-def _parts(task: SearchTask, workers: int) -> list[SearchTask]:
-    """``task``'s sources (and target prefixes) in at most ``workers`` near-equal parts, each a
-    task of its own without the step hook (a worker has none to run)."""
     parts = [part for part in task.src.tensor_split(workers) if part.size(0)]
     prefixes = [None] * len(parts) if task.forced is None else task.forced.tensor_split(workers)
-    alone = dataclasses.replace(task, between_steps=no_pause)
-    return [alone.part(part, prefix) for part, prefix in zip(parts, prefixes, strict=False)]
-
-
-def _mapped(
-    model: Model, task: SearchTask, workers: int, tasks: list[Task]
-) -> list[list[Hypothesis]]:
-    """Each of ``tasks`` run by the pool of ``workers`` processes; the results in order, while
-    ``task.between_steps`` runs in this process (the pool ended if it raises)."""
+    alone = dataclasses.replace(task, between_steps=no_pause)  # a worker has no hook to run
+    tasks: list[Task] = [
+        (search, alone.part(part, prefix)) for part, prefix in zip(parts, prefixes, strict=False)
+    ]
     pending = worker_pool(model, workers).map_async(_run, tasks)
     try:
         while not pending.ready():

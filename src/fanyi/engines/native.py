@@ -19,9 +19,9 @@ from torch import Tensor
 from ..data.batching import pad_rows, token_batches, widened
 from ..decode import ensemble
 from ..decode.constraints import Spellings
+from ..decode.held_batch import constrained_searches
 from ..decode.hypothesis import Hypothesis, SearchTask, StepHook, no_pause
 from ..decode.options import Dtype, LoadOptions, SearchOptions
-from ..decode.parallel import held_in_parallel
 from ..decode.prefix import forced_tokens
 from ..decode.rerank import log_likelihoods
 from ..decode.run_tables import RunTables
@@ -95,9 +95,7 @@ class NativeEngine:
                 results[i] = hypotheses
         bound = [i for i in range(len(sources)) if held[i]]  # searched together, held
         for batch, task in self._tasks(sources, bound, options, between_steps, prefixes):
-            found = held_in_parallel(
-                self.model, task, [held[i] for i in batch], self.options.workers
-            )
+            found = constrained_searches(self.model, task, [held[i] for i in batch])
             for i, hypotheses in zip(batch, found, strict=True):
                 results[i] = hypotheses
         for source, hypotheses in zip(sources, results, strict=True):

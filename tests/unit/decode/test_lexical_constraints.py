@@ -12,9 +12,7 @@ from fanyi.decode.constraints import (
     allocate,
     ending,
 )
-from fanyi.decode import parallel
 from fanyi.decode.held_batch import constrained_search, constrained_searches
-from fanyi.decode.parallel import held_in_parallel
 from fanyi.decode.hypothesis import length_penalty
 from fanyi.decode.prefix import forced_tokens
 from fanyi.decode.rerank import log_likelihoods
@@ -167,20 +165,3 @@ def test_sources_searched_together_get_what_each_gets_alone(beam, softmax):
         assert [h.tokens for h in many] == [h.tokens for h in one]
         assert [h.score for h in many] == pytest.approx([h.score for h in one], abs=1e-5)
 
-
-def test_workers_search_held_sources_as_one_process_does():
-    """Held sources split between two worker processes: each gets the n-best it gets in one
-    process, its own phrases held."""
-    model = tiny_model(5, vocab=VOCAB)
-    sources = [SOURCE, [8, 4, EOS], [5, 9, 4, 11, 7, 10, EOS], [7, 7, EOS], [6, 5, EOS]]
-    phrases = [PHRASES, [[[9]]], [[[6, 14]], [[12]]], [[[4, 4]]], [[[13]]]]
-    width = max(map(len, sources))
-    src = torch.tensor([s + [PAD] * (width - len(s)) for s in sources])
-    task = SearchTask(src, SearchOptions(beam=3, n_best=2, max_len_b=8), BOS, EOS)
-    one = constrained_searches(model, task, phrases)
-    two = held_in_parallel(model, task, phrases, workers=2)
-    assert (id(model), 2) in parallel._pools  # the parts went to a pool of two processes
-    for alone, split, held in zip(one, two, phrases, strict=True):
-        assert [h.tokens for h in split] == [h.tokens for h in alone]
-        assert [h.score for h in split] == pytest.approx([h.score for h in alone], abs=1e-5)
-        assert all(all(holds(h.tokens, p) for p in held) for h in split)
