@@ -17,6 +17,7 @@ from ..decode.options import SearchOptions, for_target
 from ..decode.rerank import backward_scores, rerank
 from ..engines.registry import Engine
 from ..text.numerals import whole
+from ..text.runs import degenerate
 from .pending import Piece, isolated
 from .source_text import SourceText
 from .target_text import TargetText
@@ -161,7 +162,7 @@ def search(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
         rows.sources, wide, searcher.between_steps, rows.prefixes, rows.constraints
     )
     if not reranked:
-        return found
+        return without_runs(searcher, rows, found)
     tags = text.tags
     sentences = [
         ids[len(tags[to]) : -1] for ids, to in zip(rows.sources, rows.targets, strict=True)
@@ -172,3 +173,32 @@ def search(searcher: Searcher, rows: Rows) -> list[list[Hypothesis]]:
     backward = backward_scores(found, sentences, back, score, max_len, eos)
     lengths = [len(sentence) for sentence in sentences]
     return rerank(found, backward, lengths, options.rerank_backward, options.n_best)
+
+
+def without_runs(
+    searcher: Searcher, rows: Rows, found: list[list[Hypothesis]]
+) -> list[list[Hypothesis]]:
+    """``found``, where a source's best translation writes a run of ``max_repeat_run`` that its
+    source does not, read as text (``degenerate``), searched again for the beam's n-best and
+    the best without one taken (if one has none). The search's guard reads pieces, so a run
+    across pieces passes it: "X" "ian" "g" "ang" "ang" "ang" spells "Xiangangangang"."""
+    options = searcher.options
+    n = options.max_repeat_run
+    if not n or options.sampling or options.beam < 2:
+        return found
+    source, target = searcher.text.src_vocab.decode, searcher.text.target.vocab.decode
+
+    def runs(i: int, hypothesis: Hypothesis) -> bool:
+        return degenerate(target(hypothesis.tokens), source(rows.sources[i]), n)
+
+    bad = [i for i, hypotheses in enumerate(found) if hypotheses and runs(i, hypotheses[0])]
+    if not bad:
+        return found
+    part, wide = rows.subset(bad), dataclasses.replace(options, n_best=options.beam)
+    again = searcher.engine.decode(
+        part.sources, wide, searcher.between_steps, part.prefixes, part.constraints
+    )
+    for i, hypotheses in zip(bad, again, strict=True):
+        if clean := [h for h in hypotheses if not runs(i, h)]:
+            found[i] = clean[: options.n_best]
+    return found

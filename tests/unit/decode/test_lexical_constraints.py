@@ -164,4 +164,3 @@ def test_sources_searched_together_get_what_each_gets_alone(beam, softmax):
     for one, many in zip(alone, together, strict=True):
         assert [h.tokens for h in many] == [h.tokens for h in one]
         assert [h.score for h in many] == pytest.approx([h.score for h in one], abs=1e-5)
-
