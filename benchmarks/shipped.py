@@ -137,7 +137,8 @@ def commands(
     args: argparse.Namespace, to: str, exports: dict[str, Path], names: list[str]
 ) -> dict[str, list[str]]:
     """The command line of each run of ``names`` into ``to`` (its input comes after it)."""
-    fanyi = [sys.executable, "-m", "fanyi", "translate", "--to", to, "--threads", str(args.threads)]
+    translate = [sys.executable, "-m", "fanyi", "translate", "--to", to, "--threads"]
+    fanyi = [*translate, str(args.threads)]
     runs = {}
     for name in names:
         if name == "shipped":
@@ -150,8 +151,8 @@ def commands(
         elif name == "ct2-engine":
             runs[name] = [*fanyi, "-m", str(exports["int8"]), "--engine", "ctranslate2", "-i"]
         elif name == "workers":  # single-thread processes, one a thread
-            one = [*fanyi[:-1], "1", "--workers", str(max(2, args.threads))]
-            runs[name] = [*one, "-m", args.model, "-i"]
+            workers = ["--workers", str(max(2, args.threads))]
+            runs[name] = [*translate, "1", *workers, "-m", args.model, "-i"]
         else:
             threads = ["--intra-threads", str(args.threads)]
             if name.endswith("-workers"):

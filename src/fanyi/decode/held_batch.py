@@ -6,13 +6,12 @@ sources, so a source's translations are those it gets searched alone."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import Tensor
 
 from ..model import Model
-from .allowed import AllowedOutput
 from .constraints import (
     Constraints,
     Progress,
@@ -103,6 +102,7 @@ class _Source:
     search: _Search
     live: list[_Candidate]
     index: Tensor  # k: the rows its next step continues
+    refused: Tensor | None = None  # V: added before the softmax (``allowed_softmax``, ``_refused``)
     done: bool = False
 
     def step(
@@ -220,24 +220,30 @@ def _batched(
 
 
 def _refusing(running: list[_Source], k: int) -> Bias | None:
-    """``allowed_softmax`` for sources stepped together: the whole output layer's logits, each
-    row's -inf off its source's allowed pieces before the softmax (k rows a source), so that a
-    row is normalised over its own allowed pieces whatever its neighbours allow. None where no
-    source restricts its softmax."""
-    allowed = [None if s.bias is None else s.bias.allowed for s in running]
-    if all(a is None for a in allowed):
+    """``allowed_softmax`` for sources stepped together on the whole output layer: each row's
+    logits get its source's ``refused`` before the softmax (k rows a source), so that a row is
+    normalised over its own allowed pieces whatever its neighbours allow. None where no source
+    restricts its softmax."""
+    rows = [s.refused for s in running]
+    shape = next((r for r in rows if r is not None), None)
+    if shape is None:
         return None
-    first = next(a for a in allowed if a is not None)
-    rows = [_refused_row(a, first.vocab_size, first.ids.device).expand(k, -1) for a in allowed]
-    return Bias(None, before=torch.cat(rows))
+    whole = torch.zeros_like(shape)
+    return Bias(None, before=torch.cat([(whole if r is None else r).expand(k, -1) for r in rows]))
 
 
-def _refused_row(allowed: AllowedOutput | None, vocab_size: int, device: torch.device) -> Tensor:
-    """A V-wide row: 0 on the pieces ``allowed`` allows (every one without it), -inf off them."""
-    if allowed is None:
-        return torch.zeros(vocab_size, device=device)
-    row = torch.full((vocab_size,), float("-inf"), device=device)
-    return row.index_fill_(0, allowed.ids, 0.0)
+def _refused(bias: Bias | None, pad_id: int) -> Tensor | None:
+    """What ``allowed_softmax`` adds to a source's logits before the softmax: −∞ where its bias
+    is −∞ (its suppressed pieces, not its phrases') and on padding, 0 elsewhere. None where
+    nothing is suppressed: its softmax is the whole one."""
+    if bias is None or bias.row is None:
+        return None
+    suppressed = bias.row == float("-inf")
+    if not suppressed.any():
+        return None
+    refused = torch.zeros_like(bias.row).masked_fill_(suppressed, float("-inf"))
+    refused[pad_id] = float("-inf")
+    return refused
 
 
 def _weigh(
@@ -276,13 +282,21 @@ def _start(
     exempt = torch.tensor(spelt, device=src.device)
     if forced is not None:
         exempt = torch.cat([exempt, forced.flatten()])
-    bias = piece_bias(model, config, src, exempt)  # a constraint is never refused nor penalised
+    # a constraint is never refused nor penalised; the output layer onto the allowed pieces is
+    # made only where members mix (alone), else allowed_softmax masks the whole one (_refused)
+    mixed = _mixed(model)
+    bias = piece_bias(
+        model, config if mixed else replace(config, allowed_softmax=False), src, exempt
+    )
+    refused = _refused(bias, model.config.pad_id) if config.allowed_softmax and not mixed else None
     search = _Search(src.new_full((k, 1), task.bos_id), None, [], [], config.length_penalty)
     first = _Candidate(0.0, 0, task.bos_id, Progress((False,) * len(constraints)), 0)
     index = torch.arange(k, device=src.device)
     forced_rows = _rows(forced, k)
     limits = torch.full((k,), limit, device=src.device)
-    return _Source(constraints, anywhere, limit, limits, bias, forced_rows, search, [first], index)
+    return _Source(
+        constraints, anywhere, limit, limits, bias, forced_rows, search, [first], index, refused
+    )
 
 
 def _in_row(candidate: _Candidate, row: int) -> _Candidate:

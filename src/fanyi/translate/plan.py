@@ -186,10 +186,11 @@ def without_runs(
     n = options.max_repeat_run
     if not n or options.sampling or options.beam < 2:
         return found
-    source, target = searcher.text.src_vocab.decode, searcher.text.target.vocab.decode
+    read = [searcher.text.src_vocab.decode(ids) for ids in rows.sources]
+    target = searcher.text.target.vocab.decode
 
     def runs(i: int, hypothesis: Hypothesis) -> bool:
-        return degenerate(target(hypothesis.tokens), source(rows.sources[i]), n)
+        return degenerate(target(hypothesis.tokens), read[i], n)
 
     bad = [i for i, hypotheses in enumerate(found) if hypotheses and runs(i, hypotheses[0])]
     if not bad:
