@@ -18,7 +18,8 @@ searches on the export it caches, fanyi's engine for the held ones; its export i
 untimed first start). ``ct2-engine`` is ``fanyi translate --engine ctranslate2`` on the int8 export
 with the shipped options (that engine has no held search). ``workers`` is the shipped command
 as ``--threads`` single-thread processes (``--workers``, at least 2), ``ct2-int8-workers``
-CTranslate2's API so (``inter_threads``).
+CTranslate2's API so (``inter_threads``). ``processes`` is the shipped command as that many
+single-thread commands at once, each on every n-th line, their outputs dealt back in order.
 
 Scores: sacreBLEU BLEU and chrF with their signatures, the length ratio, the outputs holding a
 run that their source does not (``repeats``: a character, piece or word 4 times in a row, as
@@ -43,11 +44,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -64,6 +62,7 @@ from fanyi.text.lang import Normalizer, bleu_tokenizer
 from fanyi.text.runs import degenerate
 from fanyi.translate.config import DecodeConfig, decode_defaults
 from fanyi.translate.model_names import resolve_model_dir
+from timed import timed, timed_apart
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "tests" / "fixtures" / "data"
@@ -90,7 +89,7 @@ PASSES = {
     "allowed_softmax": ("false", "true"),
 }
 PEERS = {"ct2-int8": "int8", "ct2-float32": "float32", "ct2-int8-workers": "int8"}  # → export
-RUNS = ("shipped", *PASSES, "auto", "ct2-engine", "workers", *PEERS)
+RUNS = ("shipped", *PASSES, "auto", "ct2-engine", "workers", "processes", *PEERS)
 ONE_LINE = {"en": "你好。", "zh": "Hello."}  # the start-up's line, by target
 
 
@@ -153,6 +152,8 @@ def commands(
         elif name == "workers":  # single-thread processes, one a thread
             workers = ["--workers", str(max(2, args.threads))]
             runs[name] = [*translate, "1", *workers, "-m", args.model, "-i"]
+        elif name == "processes":  # whole commands, one a thread, on shares of the lines
+            runs[name] = [*translate, "1", "-m", args.model, "-i"]
         else:
             threads = ["--intra-threads", str(args.threads)]
             if name.endswith("-workers"):
@@ -162,25 +163,6 @@ def commands(
                 "--to", to, "--beam", str(args.beam), *threads, "--preprocess", "--input",
             ]  # fmt: skip
     return runs
-
-
-def timed(command: list[str], source: Path, output: Path) -> tuple[float, float]:
-    """Seconds and CPU seconds (user and system) ``command`` takes on the lines of ``source``
-    (``-i FILE``; the peer's stdin), writing ``output``; a failure stops the benchmark with the
-    command's stderr."""
-    on_stdin = command[-1] == "--input"
-    argv = command[:-1] if on_stdin else [*command, str(source)]
-    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    with source.open("rb") as stdin, output.open("wb") as stdout:
-        done = subprocess.run(
-            argv, stdin=stdin if on_stdin else subprocess.DEVNULL, stdout=stdout,
-            stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-    seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr}")
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return seconds, cpu
 
 
 def family(run: str) -> str:
@@ -209,7 +191,13 @@ def measure(args, rows: dict, exports: dict[str, Path], workdir: Path) -> dict:
         for to in rows:
             source = workdir / f"source.{to}"
             for name, command in commands(args, to, exports, args.runs).items():
-                keep(best[to], name, timed(command, source, workdir / f"{name}.{to}"))
+                output, parts = workdir / f"{name}.{to}", max(2, args.threads)
+                took = (
+                    timed_apart(command, source, output, parts)
+                    if name == "processes"
+                    else timed(command, source, output)
+                )
+                keep(best[to], name, took)
                 print(f"  →{to} {name}: {best[to][name][0]:.1f} s", flush=True)
     return best
 

@@ -34,6 +34,8 @@ from fanyi.text.transform import Context
         ("他们在叙利亚边境。", [("叙利亚", "Syria\x1fSyrian")]),  # the adjective may hold it
         ("菲利普随后向南推进。", [("菲利普", "Philip")]),  # CedPane's, not "Fei Lipu"
         ("莱尼一直是单身。", [("莱尼", "Laney\x1fLeni\x1fLenny")]),  # any of its forms
+        ("他生于桑德兰附近。", [("桑德兰", "Sunderland")]),  # GeoNames', not "Sang Delan"
+        ("她去了蒙特利尔。", [("蒙特利尔", "Montreal")]),  # the dictionary's before GeoNames'
         ("目标是霍默。", [("霍默", "Homer")]),  # no Chinese person "Huo Mo"
         ("罗伊和戴夫来了。", [("罗伊", "Roy"), ("戴夫", "Dave")]),  # not Luo Yi and Dai Fu
         ("卡特琳娜来了。", [("卡特琳娜", "Katerina")]),  # holding no Carter
@@ -141,7 +143,8 @@ def test_a_given_name_in_pinyin_is_written_in_one_or_two_characters():
 def test_the_tables_are_small_and_every_english_name_reads_back():
     known = tables()
     assert 1000 < len(known.english) < len(known.written) < 20000
-    assert 40000 < len(known.chinese) < 60000  # CedPane's foreign names into English too
+    assert 40000 < len(known.chinese) < 60000  # CedPane's and GeoNames' names into English too
+    assert "桑德兰" in known.foreign and "桑德兰" not in known.written
     assert all(known.chinese[zh] == en for en, zh in known.english.items())
     assert list(known.surnames)[:3] == ["王", "李", "张"]
 

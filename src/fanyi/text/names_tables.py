@@ -1,5 +1,6 @@
 """The tables the name finder reads (``data/``, ``data/README.md``): the dictionary's names both
-ways (``names.tsv``, then CedPane's foreign names into English, ``names-cedpane.tsv``), surnames
+ways (``names.tsv``, then CedPane's foreign names and GeoNames' towns and cities into English,
+``names-cedpane.tsv``, ``names-geonames.tsv``), surnames
 with their pinyin, given names' characters by syllable and words that are no names."""
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Tables:
     by_first: dict[str, list[str]]  # English names by their first word, the longest first
     surname_starts: frozenset[str]  # the first characters of the surnames
     written: frozenset[str]  # names.tsv's English (names_spelt.py writes them in)
-    foreign: frozenset[str]  # CedPane's names that names.tsv lacks
+    foreign: frozenset[str]  # CedPane's and GeoNames' names that names.tsv lacks
     transliterating: frozenset[str]  # characters of CedPane's names seldom a word of their own
 
 
@@ -65,7 +66,7 @@ def tables() -> Tables:
         if first := WORD.match(en):
             by_first.setdefault(first.group(), []).append(en)
     written, known = frozenset(chinese.values()), frozenset(chinese)
-    for zh, forms in _rows("names-cedpane.tsv"):
+    for zh, forms in [*_rows("names-cedpane.tsv"), *_rows("names-geonames.tsv")]:
         chinese.setdefault(zh, forms.replace(FORMS, ALTERNATIVES))
     transliterating = (DATA / "transliterating.txt").read_text(encoding="utf-8").strip()
     longest = max(map(len, chinese))
