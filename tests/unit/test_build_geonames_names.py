@@ -39,8 +39,11 @@ def test_simplified_names_outside_china_japan_and_korea_that_no_table_holds():
         place("Oyama", "JP", 164454, "小山市", "小山"),
         place("Gyumri", "AM", 146967, "久姆里", "居姆里人"),
         place("Deva", "RO", 61123, "德瓦", "古本"),
+        place("Sanhe", "CN", 300000, "三河"),
+        place("Trois-Rivières", "CA", 119693, "三河市"),  # Sanhe's city, to a Chinese reader
+        place("Shoreline", "US", 53007, "岸线市"),  # 岸线: a common word
     ]
-    names = build.claimed(rows, skip={"喀布尔"})
+    names = build.claimed(rows, skip={"喀布尔", "岸线"})
     assert names == {
         "桑德兰": [(177965, "Sunderland")],
         "久姆里": [(146967, "Gyumri")],
