@@ -59,13 +59,28 @@ def senses(glosses: str, common: set[str]) -> list[str]:
         words = text.split()
         if not words or len(words) > MOST_WORDS or words[0] in JOINING:
             continue
-        named = [w for w in words if w not in JOINING]
-        if not all(NAME_WORD.fullmatch(w) for w in named):
+        forms = name_forms(text, common)
+        if forms is None:
             continue
-        if any(f"\0{w.lower()}" in common for w in named):
+        if not forms:
             return []  # a name that is a common word too ("Dean"): its other forms mislead
-        found += [form for form in dict.fromkeys((text, _unaccented(text))) if form not in found]
+        found += [form for form in forms if form not in found]
     return found[:MOST_FORMS]
+
+
+def name_forms(
+    text: str, common: set[str], word: re.Pattern[str] = NAME_WORD, any_case: bool = False
+) -> list[str] | None:
+    """``text`` and, where it has accents, ``text`` without them, if its words (joining words
+    aside, capitalised too with ``any_case``: "La Plata") are each a ``word``; None where one is
+    not, [] where one is a common English word (``common``: ``proper_nouns``' lower-case gloss
+    words)."""
+    named = [w for w in text.split() if (w.lower() if any_case else w) not in JOINING]
+    if not all(word.fullmatch(w) for w in named):
+        return None
+    if any(f"\0{w.lower()}" in common for w in named):
+        return []
+    return list(dict.fromkeys((text, _unaccented(text))))
 
 
 def _unaccented(text: str) -> str:

@@ -35,11 +35,10 @@ import re
 from pathlib import Path
 
 import opencc
-from build_cedpane_names import COMMON_COUNT, PEOPLE, _unaccented, jieba_words
-from build_names_table import DATA, JOINING, proper_nouns, read_cedict
+from build_cedpane_names import COMMON_COUNT, HEADWORD, PEOPLE, jieba_words, name_forms
+from build_names_table import DATA, proper_nouns, read_cedict
 
-HEADWORD = re.compile(r"[\u4e00-\u9fff][\u4e00-\u9fff·]*[\u4e00-\u9fff]")
-NAME_WORD = re.compile(r"[A-Z][^\W\d_]*(?:['\-’][^\W\d_]+)*")
+NAME_WORD = re.compile(r"[A-Z][^\W\d_]*(?:['\-’][^\W\d_]+)*")  # CedPane's, and "Ta’if"
 LEFT_OUT = frozenset({"CN", "TW", "HK", "MO", "JP", "KR", "KP"})
 CLEAR_LEAD = 10  # the most populous place keeps a name others share if it has this many times
 MOST_WORDS = 4
@@ -58,15 +57,9 @@ def places() -> list[dict]:
 def english_forms(name: str, common: set[str]) -> list[str]:
     """A place's name and, where it has accents, the name without them; none where a word of it
     is no name's or is a common English word (``common``: CC-CEDICT's lower-case gloss words)."""
-    words = name.split()
-    if not words or len(words) > MOST_WORDS:
+    if not name or len(name.split()) > MOST_WORDS:
         return []
-    named = [w for w in words if w.lower() not in JOINING]
-    if not named or not all(NAME_WORD.fullmatch(w) for w in named):
-        return []
-    if any(f"\0{w.lower()}" in common for w in named):
-        return []
-    return list(dict.fromkeys((name, _unaccented(name))))
+    return name_forms(name, common, NAME_WORD, any_case=True) or []
 
 
 def chinese_names(place: dict, simplified: opencc.OpenCC) -> set[str]:

@@ -285,8 +285,9 @@ def _start(
     # a constraint is never refused nor penalised; the output layer onto the allowed pieces is
     # made only where members mix (alone), else allowed_softmax masks the whole one (_refused)
     mixed = _mixed(model)
+    whole = mixed or not config.allowed_softmax  # replace() checks every option again
     bias = piece_bias(
-        model, config if mixed else replace(config, allowed_softmax=False), src, exempt
+        model, config if whole else replace(config, allowed_softmax=False), src, exempt
     )
     refused = _refused(bias, model.config.pad_id) if config.allowed_softmax and not mixed else None
     search = _Search(src.new_full((k, 1), task.bos_id), None, [], [], config.length_penalty)

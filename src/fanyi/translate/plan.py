@@ -186,11 +186,15 @@ def without_runs(
     n = options.max_repeat_run
     if not n or options.sampling or options.beam < 2:
         return found
-    read = [searcher.text.src_vocab.decode(ids) for ids in rows.sources]
     target = searcher.text.target.vocab.decode
 
-    def runs(i: int, hypothesis: Hypothesis) -> bool:
-        return degenerate(target(hypothesis.tokens), read[i], n)
+    def runs(i: int, hypothesis: Hypothesis) -> bool:  # a source is read only for a run
+        text = target(hypothesis.tokens)
+        return degenerate(text, "", n) and degenerate(text, read(i), n)
+
+    @functools.cache
+    def read(i: int) -> str:
+        return searcher.text.src_vocab.decode(rows.sources[i])
 
     bad = [i for i, hypotheses in enumerate(found) if hypotheses and runs(i, hypotheses[0])]
     if not bad:
